@@ -1,0 +1,35 @@
+//! Extract the exact text between a literal start marker and a literal end marker, left to
+//! right and without overlap, with the semantics of the tool card `text-extract-between`
+//! 1.0.0 (shipped as [`card::CARD_JSON`]).
+//!
+//! - [`extract`] / [`Extractor`]: one-shot on a `&str`, borrowed matches, the card's limits.
+//! - [`Scanner`]: the resumable, sans-IO core. Feed it bytes in chunks of any size; it reports
+//!   matches to a [`Sink`] as fragments, holding at most a marker's length of carry-over.
+//!   [`Capped`] adds the card's `max_matches`/`truncated` rule to any sink.
+//! - [`request`] (feature `json`): the card's JSON contract, shared by every front end.
+//!
+//! The card speaks of UTF-16 code units; the scanner searches UTF-8 bytes, which finds exactly
+//! the same matches for valid Unicode text (see [`scanner`]), and reports offsets in both.
+//!
+//! ```
+//! let out = extract_between::extract("pre[one]mid[two]post", "[", "]").unwrap();
+//! assert_eq!(out.matches, ["one", "two"]);
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod card;
+mod collect;
+mod extract;
+mod markers;
+#[doc(hidden)]
+pub mod reference;
+#[cfg(feature = "json")]
+pub mod request;
+pub mod scanner;
+pub mod utf8;
+
+pub use collect::{Capped, Collect, Collected};
+pub use extract::{ExtractError, Extracted, Extractor, extract};
+pub use markers::{MarkerError, Markers, Which};
+pub use scanner::{Pos, ScanError, Scanner, Sink};

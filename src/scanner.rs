@@ -1,0 +1,581 @@
+//! The resumable, sans-IO scanner: the one place where matching is decided.
+//!
+//! A [`Scanner`] is fed UTF-8 bytes in chunks of any size, split anywhere (inside a marker,
+//! inside a character), and reports what it finds to a [`Sink`] as it goes: a match opened, a
+//! fragment of its content, the match closed. It does no I/O and knows nothing of async; the
+//! stream adapter, the codec, the CLI and the HTTP service all drive this same type.
+//!
+//! # How it stays bounded and linear
+//!
+//! The scanner alternates between two needles: the start marker while outside a match, the end
+//! marker inside one (the end is searched from just after the start, so `"<!-->"` with
+//! `<!--`/`-->` is unclosed). Within a chunk it searches with a [`memchr::memmem::Finder`]
+//! built once. What may straddle a chunk boundary is a *prefix of the needle being sought*: the
+//! scanner remembers only its length (`held`), because its bytes are the needle's own. On the
+//! next chunk a Knuth–Morris–Pratt automaton extends or abandons that prefix byte by byte
+//! until the candidate occurrence lies wholly inside the new chunk, then `memmem` takes over.
+//! So no byte is rescanned more than a constant number of times, whatever the chunk sizes, and
+//! the carry-over never exceeds `max(len(start), len(end)) − 1` bytes, plus at most 3 bytes of
+//! a character whose encoding was cut by the chunk boundary. Content is handed out as
+//! fragments as soon as it is known not to begin the end marker, so a match is never held.
+//!
+//! # Why searching UTF-8 bytes honours UTF-16 semantics
+//!
+//! The card compares UTF-16 code units. For valid Unicode, an occurrence of a well-formed
+//! needle starts and ends on character boundaries in either encoding, and the two encodings'
+//! occurrences correspond one to one, in the same order. So a leftmost byte search finds the
+//! same matches. Offsets are reported in both bytes and UTF-16 code units (counted on the fly,
+//! see [`crate::utf8::utf16_len`]). The input is validated incrementally: an invalid byte
+//! stops the scan with its offset, after every match completed before it was reported.
+
+use crate::markers::Markers;
+use crate::utf8::{sequence_len, utf16_len};
+use core::fmt;
+use core::ops::ControlFlow;
+use memchr::memmem;
+
+/// A position in the input, in UTF-8 bytes and in UTF-16 code units from its beginning.
+///
+/// ```
+/// use extract_between::Pos;
+/// let p = Pos { byte: 4, utf16: 2 };
+/// assert_eq!(p, Pos { byte: 4, utf16: 2 });
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pos {
+    /// Offset in UTF-8 bytes.
+    pub byte: u64,
+    /// Offset in UTF-16 code units (what a JavaScript client slices with).
+    pub utf16: u64,
+}
+
+/// What the scanner reports to. Each method returns [`ControlFlow::Break`] to stop the scan
+/// early: the scanner then ignores all further input (see [`Scanner::is_stopped`]).
+///
+/// For every match the calls are `open`, zero or more `content`, then `close`. The fragments
+/// are raw bytes and may cut a character in two; their concatenation is the match's content,
+/// valid UTF-8. An input that ends inside a match gets `open` and fragments but no `close`:
+/// [`Scanner::finish`] then reports [`ScanError::Unclosed`].
+///
+/// # Examples
+///
+/// A sink that prints matches as they come:
+///
+/// ```
+/// use core::ops::ControlFlow;
+/// use extract_between::{Markers, Pos, Scanner, Sink};
+///
+/// struct Print(String);
+/// impl Sink for Print {
+///     fn open(&mut self, _marker: Pos, _content: Pos) -> ControlFlow<()> {
+///         ControlFlow::Continue(())
+///     }
+///     fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
+///         self.0.push_str(std::str::from_utf8(fragment).unwrap_or("?"));
+///         ControlFlow::Continue(())
+///     }
+///     fn close(&mut self, _content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
+///         self.0.push('\n');
+///         ControlFlow::Continue(())
+///     }
+/// }
+///
+/// let mut scanner = Scanner::new(&Markers::new("[", "]").unwrap());
+/// let mut out = Print(String::new());
+/// for chunk in ["a[o", "ne]b[t", "wo]"] {
+///     scanner.feed(chunk.as_bytes(), &mut out).unwrap();
+/// }
+/// scanner.finish(&mut out).unwrap();
+/// assert_eq!(out.0, "one\ntwo\n");
+/// ```
+pub trait Sink {
+    /// A start marker was found at `marker`; the match's content begins at `content`.
+    fn open(&mut self, marker: Pos, content: Pos) -> ControlFlow<()>;
+    /// The next piece of the open match's content (never empty).
+    fn content(&mut self, fragment: &[u8]) -> ControlFlow<()>;
+    /// The open match's content ends at `content_end`; its end marker ends at `marker_end`.
+    fn close(&mut self, content_end: Pos, marker_end: Pos) -> ControlFlow<()>;
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn open(&mut self, marker: Pos, content: Pos) -> ControlFlow<()> {
+        (**self).open(marker, content)
+    }
+    fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
+        (**self).content(fragment)
+    }
+    fn close(&mut self, content_end: Pos, marker_end: Pos) -> ControlFlow<()> {
+        (**self).close(content_end, marker_end)
+    }
+}
+
+/// Why a scan failed. Every match completed before the failure was reported first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScanError {
+    /// The input is not valid UTF-8: the sequence starting at byte `offset` is invalid, or
+    /// (`incomplete`) the input ended in the middle of a character that starts there.
+    InvalidUtf8 {
+        /// Byte offset of the first byte of the offending sequence.
+        offset: u64,
+        /// The input ended inside a character rather than containing an invalid byte.
+        incomplete: bool,
+    },
+    /// The input ended inside a match: the start marker at `marker` has no end marker after
+    /// it (the card's "unclosed start marker").
+    Unclosed {
+        /// Where the unclosed start marker begins.
+        marker: Pos,
+    },
+}
+
+impl fmt::Display for ScanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScanError::InvalidUtf8 {
+                offset,
+                incomplete: false,
+            } => write!(f, "invalid UTF-8 at byte offset {offset}"),
+            ScanError::InvalidUtf8 {
+                offset,
+                incomplete: true,
+            } => write!(
+                f,
+                "invalid UTF-8: input ends inside a character that starts at byte offset {offset}"
+            ),
+            ScanError::Unclosed { marker } => write!(
+                f,
+                "unclosed start marker at byte offset {} (UTF-16 offset {})",
+                marker.byte, marker.utf16
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScanError {}
+
+/// One marker, prepared for searching within a chunk and across chunk boundaries.
+#[derive(Clone, Debug)]
+struct Needle {
+    finder: memmem::Finder<'static>,
+    /// KMP failure function: `fail[i]` is the length of the longest proper prefix of
+    /// `needle[..=i]` that is also a suffix of it.
+    fail: Box<[u16]>,
+    utf16_len: u64,
+}
+
+impl Needle {
+    fn new(needle: &str) -> Needle {
+        let bytes = needle.as_bytes();
+        let mut fail = vec![0u16; bytes.len()];
+        let mut k = 0usize;
+        for i in 1..bytes.len() {
+            while k > 0 && bytes[i] != bytes[k] {
+                k = usize::from(fail[k - 1]);
+            }
+            if bytes[i] == bytes[k] {
+                k += 1;
+            }
+            // Markers are at most 4096 bytes (checked by `Markers`), so this fits.
+            fail[i] = k as u16;
+        }
+        Needle {
+            finder: memmem::Finder::new(bytes).into_owned(),
+            fail: fail.into_boxed_slice(),
+            utf16_len: utf16_len(bytes),
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.finder.needle()
+    }
+
+    /// Advances the KMP automaton from `p` matched bytes (`p < len`) over byte `b`.
+    fn step(&self, mut p: usize, b: u8) -> usize {
+        let n = self.bytes();
+        while p > 0 && n[p] != b {
+            p = usize::from(self.fail[p - 1]);
+        }
+        if n[p] == b { p + 1 } else { 0 }
+    }
+
+    /// Length of the longest suffix of `data` that is a proper prefix of the needle, given
+    /// that the needle does not occur in `data`.
+    fn tail_prefix(&self, data: &[u8]) -> usize {
+        let from = data.len().saturating_sub(self.bytes().len() - 1);
+        data[from..].iter().fold(0, |p, &b| self.step(p, b))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Looking for a start marker.
+    Seek,
+    /// Inside a match, looking for its end marker.
+    Inside,
+    /// The sink asked to stop; input is ignored.
+    Stopped,
+    /// An error was found; it is repeated on every call.
+    Failed,
+    /// `finish` succeeded.
+    Finished,
+}
+
+/// The resumable scanner. See the [module documentation](self) for the design.
+///
+/// # Examples
+///
+/// Feed chunks split anywhere, then `finish`:
+///
+/// ```
+/// use extract_between::{Collect, Markers, Scanner};
+///
+/// let mut scanner = Scanner::new(&Markers::new("「", "」").unwrap());
+/// let mut found = Collect::default();
+/// let text = "前「一」中「二」後".as_bytes();
+/// for chunk in text.chunks(2) {
+///     scanner.feed(chunk, &mut found).unwrap(); // cuts characters and markers
+/// }
+/// scanner.finish(&mut found).unwrap();
+/// let contents: Vec<&str> = found.matches.iter().map(|m| m.text.as_str()).collect();
+/// assert_eq!(contents, ["一", "二"]);
+/// assert_eq!(found.matches[1].content_start.utf16, 5);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Scanner {
+    start: Needle,
+    end: Needle,
+    state: State,
+    /// Bytes at the end of the input scanned so far that equal the current needle's first
+    /// `held` bytes and may begin an occurrence. In `Inside`, they are undelivered content.
+    held: usize,
+    /// Position just past the last byte handed to the matcher (held bytes included).
+    scanned: Pos,
+    /// Where the open match's start marker begins.
+    open_marker: Pos,
+    /// A character cut by a chunk boundary: its first bytes, not yet scanned.
+    pending: [u8; 4],
+    pending_len: usize,
+    error: Option<ScanError>,
+}
+
+impl Scanner {
+    /// A scanner for `markers`, positioned at the beginning of the input.
+    ///
+    /// ```
+    /// use extract_between::{Markers, Scanner};
+    /// let scanner = Scanner::new(&Markers::new("[", "]").unwrap());
+    /// assert_eq!(scanner.buffered(), 0);
+    /// ```
+    pub fn new(markers: &Markers) -> Scanner {
+        Scanner {
+            start: Needle::new(markers.start()),
+            end: Needle::new(markers.end()),
+            state: State::Seek,
+            held: 0,
+            scanned: Pos::default(),
+            open_marker: Pos::default(),
+            pending: [0; 4],
+            pending_len: 0,
+            error: None,
+        }
+    }
+
+    /// Scans the next chunk of input, reporting to `sink`.
+    ///
+    /// Returns `Ok(ControlFlow::Break(()))` once the sink has asked to stop, now or earlier:
+    /// the caller need not read any more input.
+    ///
+    /// # Errors
+    ///
+    /// [`ScanError::InvalidUtf8`] at the first invalid byte, after reporting everything
+    /// before it. Errors are terminal: later calls return the same error.
+    pub fn feed<S: Sink + ?Sized>(
+        &mut self,
+        mut chunk: &[u8],
+        sink: &mut S,
+    ) -> Result<ControlFlow<()>, ScanError> {
+        match self.state {
+            State::Stopped | State::Finished => return Ok(ControlFlow::Break(())),
+            State::Failed => return Err(self.failure()),
+            State::Seek | State::Inside => {}
+        }
+        if self.pending_len > 0 {
+            // Complete the character cut by the previous boundary and scan it on its own.
+            let total = sequence_len(self.pending[0]).unwrap_or(1);
+            let take = (total - self.pending_len).min(chunk.len());
+            let (head, rest) = chunk.split_at(take);
+            self.pending[self.pending_len..self.pending_len + take].copy_from_slice(head);
+            self.pending_len += take;
+            chunk = rest;
+            let pending = self.pending;
+            let character = &pending[..self.pending_len];
+            match std::str::from_utf8(character) {
+                Ok(_) => {
+                    self.pending_len = 0;
+                    if self.scan(character, sink).is_break() {
+                        return Ok(ControlFlow::Break(()));
+                    }
+                }
+                // Still cut: the chunk was shorter than the rest of the character.
+                Err(e) if e.error_len().is_none() => return Ok(ControlFlow::Continue(())),
+                Err(_) => {
+                    return Err(self.fail(ScanError::InvalidUtf8 {
+                        offset: self.scanned.byte,
+                        incomplete: false,
+                    }));
+                }
+            }
+        }
+        match std::str::from_utf8(chunk) {
+            Ok(_) => Ok(self.scan(chunk, sink)),
+            Err(e) => {
+                let (valid, rest) = chunk.split_at(e.valid_up_to());
+                if self.scan(valid, sink).is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+                if e.error_len().is_none() {
+                    // A character cut by the end of the chunk (at most 3 bytes): keep it.
+                    self.pending[..rest.len()].copy_from_slice(rest);
+                    self.pending_len = rest.len();
+                    Ok(ControlFlow::Continue(()))
+                } else {
+                    Err(self.fail(ScanError::InvalidUtf8 {
+                        offset: self.scanned.byte,
+                        incomplete: false,
+                    }))
+                }
+            }
+        }
+    }
+
+    /// Ends the input.
+    ///
+    /// # Errors
+    ///
+    /// [`ScanError::Unclosed`] when the input ended inside a match (after its `open` and
+    /// content were reported, but no `close`); [`ScanError::InvalidUtf8`] when it ended
+    /// inside a character; any earlier error again. When the sink stopped the scan early,
+    /// nothing after that point is judged and the result is `Ok`.
+    pub fn finish<S: Sink + ?Sized>(&mut self, sink: &mut S) -> Result<(), ScanError> {
+        match self.state {
+            State::Stopped | State::Finished => return Ok(()),
+            State::Failed => return Err(self.failure()),
+            State::Seek | State::Inside => {}
+        }
+        if self.pending_len > 0 {
+            return Err(self.fail(ScanError::InvalidUtf8 {
+                offset: self.scanned.byte,
+                incomplete: true,
+            }));
+        }
+        if self.state == State::Inside {
+            // Deliver the held bytes: they are the unclosed match's content, not an end.
+            if self.held > 0 {
+                let held = self.held;
+                self.held = 0;
+                let _ = sink.content(&self.end.bytes()[..held]);
+            }
+            return Err(self.fail(ScanError::Unclosed {
+                marker: self.open_marker,
+            }));
+        }
+        self.state = State::Finished;
+        Ok(())
+    }
+
+    /// Bytes carried over between chunks: the held marker prefix plus the start of a cut
+    /// character. Never more than `markers.max_len() - 1 + 3`.
+    ///
+    /// ```
+    /// use extract_between::{Markers, Scanner};
+    /// let mut s = Scanner::new(&Markers::new("<!--", "-->").unwrap());
+    /// s.feed(b"abc<!-", &mut extract_between::Collect::default()).unwrap();
+    /// assert_eq!(s.buffered(), 3);
+    /// ```
+    pub fn buffered(&self) -> usize {
+        self.held + self.pending_len
+    }
+
+    /// Position just past the input scanned so far (cut characters and held bytes count as
+    /// not yet scanned and scanned respectively).
+    ///
+    /// ```
+    /// use extract_between::{Markers, Scanner};
+    /// let mut s = Scanner::new(&Markers::new("[", "]").unwrap());
+    /// s.feed("é".as_bytes(), &mut extract_between::Collect::default()).unwrap();
+    /// assert_eq!((s.position().byte, s.position().utf16), (2, 1));
+    /// ```
+    pub fn position(&self) -> Pos {
+        self.scanned
+    }
+
+    /// Whether the scanner is inside a match (a start marker was found, its end not yet).
+    ///
+    /// ```
+    /// use extract_between::{Markers, Scanner};
+    /// let mut s = Scanner::new(&Markers::new("[", "]").unwrap());
+    /// s.feed(b"a[b", &mut extract_between::Collect::default()).unwrap();
+    /// assert!(s.is_inside());
+    /// ```
+    pub fn is_inside(&self) -> bool {
+        self.state == State::Inside
+    }
+
+    /// Whether the sink stopped the scan early; no further input needs to be read.
+    ///
+    /// ```
+    /// use extract_between::{Capped, Collect, Markers, Scanner};
+    /// let mut s = Scanner::new(&Markers::new("[", "]").unwrap());
+    /// let mut sink = Capped::new(Collect::default(), 1);
+    /// s.feed(b"[a][b][c]", &mut sink).unwrap();
+    /// assert!(s.is_stopped() && sink.truncated());
+    /// ```
+    pub fn is_stopped(&self) -> bool {
+        self.state == State::Stopped
+    }
+
+    fn failure(&self) -> ScanError {
+        self.error.clone().unwrap_or(ScanError::InvalidUtf8 {
+            offset: self.scanned.byte,
+            incomplete: false,
+        })
+    }
+
+    fn fail(&mut self, error: ScanError) -> ScanError {
+        self.state = State::Failed;
+        self.error = Some(error.clone());
+        error
+    }
+
+    /// Scans `data`, which is valid UTF-8 made of whole characters.
+    fn scan<S: Sink + ?Sized>(&mut self, data: &[u8], sink: &mut S) -> ControlFlow<()> {
+        let mut at = Counter::new(self.scanned);
+        let flow = self.scan_inner(data, sink, &mut at);
+        self.scanned = at.pos(data, data.len());
+        if flow.is_break() {
+            self.state = State::Stopped;
+        }
+        flow
+    }
+
+    fn scan_inner<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+        at: &mut Counter,
+    ) -> ControlFlow<()> {
+        // `i`: where the search for the current needle resumes in `data`; inside a match it
+        // is also where the undelivered content in `data` begins.
+        let mut i = 0;
+        loop {
+            let inside = self.state == State::Inside;
+            let needle = if inside { &self.end } else { &self.start };
+            let bytes = needle.bytes();
+            let found = if self.held > 0 {
+                // The input so far ends with `bytes[..held]`. Think of the virtual text
+                // V = bytes[..held] ++ data[i..] and run KMP on it from that state until
+                // the candidate occurrence starts inside `data` or completes.
+                let held = self.held;
+                let (mut p, mut j) = (held, i);
+                let mut complete = false;
+                while j < data.len() {
+                    p = needle.step(p, data[j]);
+                    j += 1;
+                    if p == bytes.len() {
+                        complete = true;
+                        break;
+                    }
+                    if p <= j - i {
+                        break;
+                    }
+                }
+                // Held bytes before the candidate's start are decided: not an occurrence.
+                let candidate = held + (j - i) - p;
+                let decided = candidate.min(held);
+                if inside && decided > 0 {
+                    sink.content(&bytes[..decided])?;
+                }
+                if complete {
+                    // An occurrence completing here started within the held bytes.
+                    self.held = 0;
+                    Some(j)
+                } else if p <= j - i {
+                    // The candidate starts in `data`; what precedes it is decided too.
+                    if inside && j - p > i {
+                        sink.content(&data[i..j - p])?;
+                    }
+                    self.held = 0;
+                    i = j - p;
+                    continue;
+                } else {
+                    // `data` ran out while the candidate still starts in the held bytes: it
+                    // is now `bytes[..p]`, all of `data[i..]` included.
+                    self.held = p;
+                    return ControlFlow::Continue(());
+                }
+            } else {
+                match needle.finder.find(&data[i..]) {
+                    Some(k) => {
+                        if inside && k > 0 {
+                            sink.content(&data[i..i + k])?;
+                        }
+                        Some(i + k + bytes.len())
+                    }
+                    None => {
+                        let p = needle.tail_prefix(&data[i..]);
+                        if inside && data.len() - p > i {
+                            sink.content(&data[i..data.len() - p])?;
+                        }
+                        self.held = p;
+                        None
+                    }
+                }
+            };
+            let Some(x) = found else {
+                return ControlFlow::Continue(());
+            };
+            // An occurrence of the needle ends at data[x].
+            let end = at.pos(data, x);
+            let begin = Pos {
+                byte: end.byte - bytes.len() as u64,
+                utf16: end.utf16 - needle.utf16_len,
+            };
+            i = x;
+            if inside {
+                self.state = State::Seek;
+                sink.close(begin, end)?;
+            } else {
+                self.state = State::Inside;
+                self.open_marker = begin;
+                sink.open(begin, end)?;
+            }
+        }
+    }
+}
+
+/// Counts UTF-16 units lazily within one slice, as positions are asked for in order.
+struct Counter {
+    base: Pos,
+    counted: usize,
+    utf16: u64,
+}
+
+impl Counter {
+    fn new(base: Pos) -> Counter {
+        Counter {
+            base,
+            counted: 0,
+            utf16: base.utf16,
+        }
+    }
+
+    /// Position of `data[x]`; `x` never decreases between calls.
+    fn pos(&mut self, data: &[u8], x: usize) -> Pos {
+        self.utf16 += utf16_len(&data[self.counted..x]);
+        self.counted = x;
+        Pos {
+            byte: self.base.byte + x as u64,
+            utf16: self.utf16,
+        }
+    }
+}

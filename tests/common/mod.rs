@@ -1,0 +1,152 @@
+//! Shared test helpers: random cases drawn so that matches are common, and a driver that
+//! feeds the scanner under a given chunk plan.
+#![allow(dead_code)]
+
+use extract_between::{Capped, Collect, Collected, Markers, ScanError, Scanner};
+use quickcheck::{Arbitrary, Gen};
+
+/// Pieces mixing ASCII, marker-ish punctuation, two- and three-byte characters, an astral
+/// emoji (a surrogate pair in UTF-16) and a combining sequence.
+pub const ALPHABET: &[&str] = &[
+    "a",
+    "b",
+    "[",
+    "]",
+    "<",
+    "!",
+    "-",
+    ">",
+    "é",
+    "€",
+    "「",
+    "」",
+    "😀",
+    "e\u{301}",
+    "\u{10FFFF}",
+];
+
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub text: String,
+    pub start: String,
+    pub end: String,
+    pub max_matches: usize,
+    /// Chunk sizes in bytes, cycled; they cut characters and markers anywhere.
+    pub chunks: Vec<usize>,
+}
+
+fn piece_string(g: &mut Gen, max_pieces: usize) -> String {
+    let n = usize::arbitrary(g) % (max_pieces + 1);
+    (0..n).map(|_| *g.choose(ALPHABET).unwrap()).collect()
+}
+
+fn marker(g: &mut Gen, text: &str) -> String {
+    // Half the time take a substring of the text so matches are frequent.
+    let chars: Vec<char> = text.chars().collect();
+    if !chars.is_empty() && bool::arbitrary(g) {
+        let a = usize::arbitrary(g) % chars.len();
+        let len = 1 + usize::arbitrary(g) % 3;
+        let s: String = chars[a..(a + len).min(chars.len())].iter().collect();
+        return s;
+    }
+    loop {
+        let s = piece_string(g, 3);
+        if !s.is_empty() {
+            return s;
+        }
+    }
+}
+
+impl Arbitrary for Case {
+    fn arbitrary(g: &mut Gen) -> Case {
+        let size = g.size();
+        let text = piece_string(g, size);
+        let start = marker(g, &text);
+        let end = if u8::arbitrary(g) % 5 == 0 {
+            start.clone()
+        } else {
+            marker(g, &text)
+        };
+        let max_matches = *g.choose(&[1, 2, 3, 5, 100]).unwrap();
+        let n = 1 + usize::arbitrary(g) % 6;
+        let chunks = (0..n).map(|_| 1 + usize::arbitrary(g) % 9).collect();
+        Case {
+            text,
+            start,
+            end,
+            max_matches,
+            chunks,
+        }
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Case>> {
+        let me = self.clone();
+        let texts = self.text.chars().count();
+        Box::new((0..texts).map(move |skip| {
+            let mut c = me.clone();
+            c.text = me
+                .text
+                .chars()
+                .enumerate()
+                .filter(|&(i, _)| i != skip)
+                .map(|(_, ch)| ch)
+                .collect();
+            c
+        }))
+    }
+}
+
+/// The scanner's view of a run: matches with positions, truncated, error.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Scanned {
+    pub matches: Vec<Collected>,
+    pub truncated: bool,
+    pub error: Option<ScanError>,
+    /// The largest carry-over seen after any feed.
+    pub max_buffered: usize,
+}
+
+/// Feeds `bytes` to a scanner in chunks cycling through `plan` (empty plan: one chunk).
+pub fn scan(markers: &Markers, bytes: &[u8], max_matches: u64, plan: &[usize]) -> Scanned {
+    let mut scanner = Scanner::new(markers);
+    let mut sink = Capped::new(Collect::default(), max_matches);
+    let mut max_buffered = 0;
+    let mut rest = bytes;
+    let mut error = None;
+    let mut k = 0;
+    while !rest.is_empty() {
+        let size = if plan.is_empty() {
+            rest.len()
+        } else {
+            plan[k % plan.len()].min(rest.len())
+        };
+        k += 1;
+        let (chunk, tail) = rest.split_at(size);
+        rest = tail;
+        match scanner.feed(chunk, &mut sink) {
+            Ok(flow) => {
+                max_buffered = max_buffered.max(scanner.buffered());
+                if flow.is_break() {
+                    break;
+                }
+            }
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    if error.is_none() {
+        error = scanner.finish(&mut sink).err();
+    }
+    Scanned {
+        truncated: sink.truncated(),
+        matches: sink.into_inner().matches,
+        error,
+        max_buffered,
+    }
+}
+
+pub fn utf16(s: &str) -> Vec<u16> {
+    s.encode_utf16().collect()
+}

@@ -1,0 +1,124 @@
+//! Properties: the fast paths agree with the naive UTF-16 reference under any chunking.
+
+mod common;
+
+use common::{Case, scan, utf16};
+use extract_between::{ExtractError, Extractor, Markers, ScanError, reference};
+use quickcheck::{QuickCheck, TestResult};
+
+fn qc() -> QuickCheck {
+    QuickCheck::new().tests(3000).max_tests(30000)
+}
+
+/// `extract` gives exactly the reference's matches, `truncated` and unclosed offset.
+#[test]
+fn extract_equals_reference() {
+    fn prop(c: Case) -> TestResult {
+        let markers = Markers::new(c.start.as_str(), c.end.as_str()).unwrap();
+        let ex = Extractor::new(&markers).max_matches(c.max_matches).unwrap();
+        let ours = match ex.extract(&c.text) {
+            Ok(out) => Ok((
+                out.matches.iter().map(|m| utf16(m)).collect(),
+                out.truncated,
+            )),
+            Err(ExtractError::Unclosed { marker, .. }) => Err(marker.utf16 as usize),
+            Err(e) => return TestResult::error(e.to_string()),
+        };
+        let theirs = reference::extract(&c.text, &c.start, &c.end, c.max_matches);
+        TestResult::from_bool(ours == theirs)
+    }
+    qc().quickcheck(prop as fn(Case) -> TestResult);
+}
+
+/// The scanner under any chunk plan gives what `extract` gives, offsets included, and
+/// never carries more than the longer marker minus one byte plus a cut character.
+#[test]
+fn scanner_any_chunking_equals_extract() {
+    fn prop(c: Case) -> TestResult {
+        let markers = Markers::new(c.start.as_str(), c.end.as_str()).unwrap();
+        let ex = Extractor::new(&markers).max_matches(c.max_matches).unwrap();
+        let got = scan(&markers, c.text.as_bytes(), c.max_matches as u64, &c.chunks);
+        if got.max_buffered > markers.max_len() - 1 + 3 {
+            return TestResult::error(format!("carried {} bytes", got.max_buffered));
+        }
+        let base = c.text.as_ptr() as usize;
+        match ex.extract(&c.text) {
+            Ok(out) => {
+                let expected: Vec<(String, u64, u64)> = out
+                    .matches
+                    .iter()
+                    .map(|m| {
+                        let at = m.as_ptr() as usize - base;
+                        let u = c.text[..at].encode_utf16().count() as u64;
+                        (m.to_string(), at as u64, u)
+                    })
+                    .collect();
+                let actual: Vec<(String, u64, u64)> = got
+                    .matches
+                    .iter()
+                    .map(|m| (m.text.clone(), m.content_start.byte, m.content_start.utf16))
+                    .collect();
+                let ends_ok = got.matches.iter().all(|m| {
+                    m.content_end.byte - m.content_start.byte == m.text.len() as u64
+                        && m.content_end.utf16 - m.content_start.utf16
+                            == m.text.encode_utf16().count() as u64
+                        && m.marker_start.byte + c.start.len() as u64 == m.content_start.byte
+                        && m.content_end.byte + c.end.len() as u64 == m.marker_end.byte
+                });
+                TestResult::from_bool(
+                    got.error.is_none()
+                        && got.truncated == out.truncated
+                        && actual == expected
+                        && ends_ok,
+                )
+            }
+            Err(ExtractError::Unclosed { marker, matches }) => {
+                let texts: Vec<&str> = got.matches.iter().map(|m| m.text.as_str()).collect();
+                TestResult::from_bool(
+                    got.error == Some(ScanError::Unclosed { marker })
+                        && texts == matches[..texts.len()]
+                        && texts.len() == matches.len().min(c.max_matches),
+                )
+            }
+            Err(e) => TestResult::error(e.to_string()),
+        }
+    }
+    qc().quickcheck(prop as fn(Case) -> TestResult);
+}
+
+/// Invalid UTF-8 anywhere: matches completed before the bad byte are delivered, then the
+/// error names the byte offset, whatever the chunking.
+#[test]
+fn invalid_utf8_reports_offset_after_earlier_matches() {
+    fn prop(c: Case, cut: usize, bad: u8) -> TestResult {
+        let markers = Markers::new(c.start.as_str(), c.end.as_str()).unwrap();
+        let mut bytes = c.text.clone().into_bytes();
+        let at = cut % (bytes.len() + 1);
+        // 0xFF never appears in UTF-8; 0x80..0xBF are stray continuation bytes when inserted
+        // at a character boundary, which the insertion point is made to be.
+        let at = (0..=at)
+            .rev()
+            .find(|&i| c.text.is_char_boundary(i))
+            .unwrap_or(0);
+        let bad = if bad % 2 == 0 {
+            0xFF
+        } else {
+            0x80 | (bad & 0x3F)
+        };
+        bytes.insert(at, bad);
+        let whole = scan(&markers, &bytes, 1000, &[]);
+        let chunked = scan(&markers, &bytes, 1000, &c.chunks);
+        let prefix = scan(&markers, &bytes[..at], 1000, &[]);
+        let expected_error = ScanError::InvalidUtf8 {
+            offset: at as u64,
+            incomplete: false,
+        };
+        TestResult::from_bool(
+            whole.error == Some(expected_error.clone())
+                && chunked.error == Some(expected_error)
+                && whole.matches == prefix.matches
+                && chunked.matches == prefix.matches,
+        )
+    }
+    qc().quickcheck(prop as fn(Case, usize, u8) -> TestResult);
+}
