@@ -19,6 +19,10 @@
 #![warn(missing_docs)]
 
 pub mod card;
+#[cfg(feature = "cli")]
+pub mod cli;
+#[cfg(feature = "codec")]
+pub mod codec;
 mod collect;
 mod extract;
 mod markers;
@@ -27,6 +31,10 @@ pub mod reference;
 #[cfg(feature = "json")]
 pub mod request;
 pub mod scanner;
+#[cfg(feature = "server")]
+pub mod server;
+#[cfg(feature = "stream")]
+pub mod stream;
 pub mod utf8;
 
 pub use collect::{Capped, Collect, Collected};

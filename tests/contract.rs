@@ -54,33 +54,66 @@ fn max_matches_bounds_are_inclusive() {
 #[test]
 fn bad_max_matches_names_the_field() {
     for bad in [
-        "0", "1001", "-1", "1.5", "\"5\"", "true", "null", "[]", "{}", "1e400", "-0", "0.5",
-        "1000.5", "99999999999999999999999",
+        "0",
+        "1001",
+        "-1",
+        "1.5",
+        "\"5\"",
+        "true",
+        "null",
+        "[]",
+        "{}",
+        "1e400",
+        "-0",
+        "0.5",
+        "1000.5",
+        "99999999999999999999999",
     ] {
         let body = format!(r#"{{"text":"a","start":"[","end":"]","max_matches":{bad}}}"#);
         let (field, message) = field_error(&body);
         assert_eq!(field.as_deref(), Some("max_matches"), "{bad}");
-        assert!(message.contains("integer from 1 to 1000"), "{bad}: {message}");
+        assert!(
+            message.contains("integer from 1 to 1000"),
+            "{bad}: {message}"
+        );
     }
 }
 
 #[test]
 fn missing_required_fields_are_named() {
-    assert_eq!(field_error(r#"{"start":"[","end":"]"}"#).0.as_deref(), Some("text"));
-    assert_eq!(field_error(r#"{"text":"","end":"]"}"#).0.as_deref(), Some("start"));
-    assert_eq!(field_error(r#"{"text":"","start":"["}"#).0.as_deref(), Some("end"));
+    assert_eq!(
+        field_error(r#"{"start":"[","end":"]"}"#).0.as_deref(),
+        Some("text")
+    );
+    assert_eq!(
+        field_error(r#"{"text":"","end":"]"}"#).0.as_deref(),
+        Some("start")
+    );
+    assert_eq!(
+        field_error(r#"{"text":"","start":"["}"#).0.as_deref(),
+        Some("end")
+    );
     let (_, message) = field_error(r#"{"text":"","start":"["}"#);
     assert_eq!(message, "end is required");
 }
 
 #[test]
 fn wrong_types_are_named() {
-    for (field, bad) in [("text", "1"), ("text", "null"), ("start", "[\"[\"]"), ("end", "true"), ("end", "{}")] {
+    for (field, bad) in [
+        ("text", "1"),
+        ("text", "null"),
+        ("start", "[\"[\"]"),
+        ("end", "true"),
+        ("end", "{}"),
+    ] {
         let mut v = json!({"text": "a", "start": "[", "end": "]"});
         v[field] = serde_json::from_str(bad).unwrap();
         let (got, message) = field_error(&v.to_string());
         assert_eq!(got.as_deref(), Some(field));
-        assert!(message.starts_with(&format!("{field} must be a string")), "{message}");
+        assert!(
+            message.starts_with(&format!("{field} must be a string")),
+            "{message}"
+        );
     }
 }
 
@@ -117,8 +150,18 @@ fn lone_surrogates_are_invalid_text() {
 
 #[test]
 fn empty_markers_are_rejected() {
-    assert_eq!(field_error(r#"{"text":"a","start":"","end":"]"}"#).0.as_deref(), Some("start"));
-    assert_eq!(field_error(r#"{"text":"a","start":"[","end":""}"#).0.as_deref(), Some("end"));
+    assert_eq!(
+        field_error(r#"{"text":"a","start":"","end":"]"}"#)
+            .0
+            .as_deref(),
+        Some("start")
+    );
+    assert_eq!(
+        field_error(r#"{"text":"a","start":"[","end":""}"#)
+            .0
+            .as_deref(),
+        Some("end")
+    );
 }
 
 #[test]
@@ -128,7 +171,10 @@ fn marker_byte_limit_binds() {
     let bad = json!({"text": "a", "start": "[", "end": "€".repeat(1366)});
     let (field, message) = field_error(&bad.to_string());
     assert_eq!(field.as_deref(), Some("end"));
-    assert!(message.contains("4096") && message.contains("4098"), "{message}");
+    assert!(
+        message.contains("4096") && message.contains("4098"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -138,12 +184,23 @@ fn text_byte_limit_binds() {
     let bad = json!({"text": "é".repeat(128_001), "start": "[", "end": "]"});
     let (field, message) = field_error(&bad.to_string());
     assert_eq!(field.as_deref(), Some("text"));
-    assert!(message.contains("256000") && message.contains("256002"), "{message}");
+    assert!(
+        message.contains("256000") && message.contains("256002"),
+        "{message}"
+    );
 }
 
 #[test]
 fn malformed_bodies_are_invalid_input_without_field() {
-    for body in ["", "   ", "{", "{\"text\": \"a\",}", "nope", "{\"text\":\"a\"} x", "\u{feff}{}"] {
+    for body in [
+        "",
+        "   ",
+        "{",
+        "{\"text\": \"a\",}",
+        "nope",
+        "{\"text\":\"a\"} x",
+        "\u{feff}{}",
+    ] {
         let (field, message) = field_error(body);
         assert_eq!(field, None, "{body:?}");
         assert!(message.starts_with("request body"), "{message}");

@@ -13,19 +13,39 @@ use extract_between::{
 /// Runs all three implementations; returns extract's answer after checking the others agree.
 fn run(text: &str, start: &str, end: &str, max: usize) -> Result<(Vec<String>, bool), u64> {
     let markers = Markers::new(start, end).unwrap();
-    let ours = match Extractor::new(&markers).max_matches(max).unwrap().extract(text) {
-        Ok(out) => Ok((out.matches.iter().map(|s| s.to_string()).collect::<Vec<_>>(), out.truncated)),
+    let ours = match Extractor::new(&markers)
+        .max_matches(max)
+        .unwrap()
+        .extract(text)
+    {
+        Ok(out) => Ok((
+            out.matches
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>(),
+            out.truncated,
+        )),
         Err(ExtractError::Unclosed { marker, .. }) => Err(marker.utf16),
         Err(e) => panic!("unexpected error {e}"),
     };
     let reference = reference::extract(text, start, end, max)
-        .map(|(m, t)| (m.iter().map(|u| String::from_utf16(u).unwrap()).collect::<Vec<_>>(), t))
+        .map(|(m, t)| {
+            (
+                m.iter()
+                    .map(|u| String::from_utf16(u).unwrap())
+                    .collect::<Vec<_>>(),
+                t,
+            )
+        })
         .map_err(|o| o as u64);
     assert_eq!(ours, reference, "extract vs reference");
     for plan in [&[][..], &[1][..], &[2, 3][..]] {
         let s = scan(&markers, text.as_bytes(), max as u64, plan);
         let got = match s.error {
-            None => Ok((s.matches.iter().map(|m| m.text.clone()).collect::<Vec<_>>(), s.truncated)),
+            None => Ok((
+                s.matches.iter().map(|m| m.text.clone()).collect::<Vec<_>>(),
+                s.truncated,
+            )),
             Some(ScanError::Unclosed { marker }) => Err(marker.utf16),
             Some(e) => panic!("unexpected scan error {e}"),
         };
@@ -40,7 +60,10 @@ fn ok(matches: &[&str], truncated: bool) -> Result<(Vec<String>, bool), u64> {
 
 #[test]
 fn card_example() {
-    assert_eq!(run("pre[one]mid[two]post", "[", "]", 100), ok(&["one", "two"], false));
+    assert_eq!(
+        run("pre[one]mid[two]post", "[", "]", 100),
+        ok(&["one", "two"], false)
+    );
 }
 
 #[test]
@@ -68,7 +91,10 @@ fn text_of_exactly_256000_bytes_is_accepted_and_one_more_rejected() {
     let longer = text.clone() + "z";
     assert_eq!(
         extract(&longer, "[", "]").unwrap_err(),
-        ExtractError::TextTooLong { len: 256_001, limit: 256_000 }
+        ExtractError::TextTooLong {
+            len: 256_001,
+            limit: 256_000
+        }
     );
     // Bytes bind, not characters: 85334 three-byte characters are 256002 bytes.
     assert!(extract(&"€".repeat(85_334), "[", "]").is_err());
@@ -93,12 +119,18 @@ fn markers_limit_is_4096_bytes_not_characters() {
     assert!(Markers::new("a".repeat(4096), "]").is_ok());
     assert_eq!(
         Markers::new("a".repeat(4097), "]"),
-        Err(MarkerError::TooLong { which: Which::Start, len: 4097 })
+        Err(MarkerError::TooLong {
+            which: Which::Start,
+            len: 4097
+        })
     );
     // 1366 three-byte characters: within a 4096-character limit, but 4098 bytes.
     assert_eq!(
         Markers::new("[", "€".repeat(1366)),
-        Err(MarkerError::TooLong { which: Which::End, len: 4098 })
+        Err(MarkerError::TooLong {
+            which: Which::End,
+            len: 4098
+        })
     );
     let long = "€".repeat(1365); // 4095 bytes
     let text = format!("a{long}x{long}b");
@@ -117,7 +149,10 @@ fn markers_are_literal_not_regex() {
 fn equal_markers_pair_consecutive_occurrences() {
     assert_eq!(run("|a|b|c|", "|", "|", 100), ok(&["a", "c"], false));
     assert_eq!(run("||x||", "|", "|", 100), ok(&["", ""], false));
-    assert_eq!(run("\"q\" and \"r\"", "\"", "\"", 100), ok(&["q", "r"], false));
+    assert_eq!(
+        run("\"q\" and \"r\"", "\"", "\"", 100),
+        ok(&["q", "r"], false)
+    );
 }
 
 #[test]
@@ -130,7 +165,10 @@ fn equal_markers_with_odd_count_are_unclosed() {
 // Unicode normalization."
 #[test]
 fn no_case_folding() {
-    assert_eq!(run("<B>x</B><b>y</b>", "<b>", "</b>", 100), ok(&["y"], false));
+    assert_eq!(
+        run("<B>x</B><b>y</b>", "<b>", "</b>", 100),
+        ok(&["y"], false)
+    );
 }
 
 #[test]
@@ -151,7 +189,10 @@ fn astral_characters_count_as_two_code_units() {
     let err = extract(text, "[", "]").unwrap_err();
     assert_eq!(
         err,
-        ExtractError::Unclosed { marker: Pos { byte: 5, utf16: 3 }, matches: vec![] }
+        ExtractError::Unclosed {
+            marker: Pos { byte: 5, utf16: 3 },
+            matches: vec![]
+        }
     );
 }
 
@@ -204,7 +245,10 @@ fn unclosed_error_still_delivers_earlier_matches() {
     let err = extract("[a][b][c", "[", "]").unwrap_err();
     assert_eq!(
         err,
-        ExtractError::Unclosed { marker: Pos { byte: 6, utf16: 6 }, matches: vec!["a", "b"] }
+        ExtractError::Unclosed {
+            marker: Pos { byte: 6, utf16: 6 },
+            matches: vec!["a", "b"]
+        }
     );
 }
 
@@ -221,8 +265,14 @@ fn max_matches_defaults_to_100() {
 #[test]
 fn max_matches_range_is_1_to_1000() {
     let ex = Extractor::new(&Markers::new("[", "]").unwrap());
-    assert_eq!(ex.clone().max_matches(0).unwrap_err(), ExtractError::MaxMatches(0));
-    assert_eq!(ex.clone().max_matches(1001).unwrap_err(), ExtractError::MaxMatches(1001));
+    assert_eq!(
+        ex.clone().max_matches(0).unwrap_err(),
+        ExtractError::MaxMatches(0)
+    );
+    assert_eq!(
+        ex.clone().max_matches(1001).unwrap_err(),
+        ExtractError::MaxMatches(1001)
+    );
     let text = "[x]".repeat(1001);
     let out = ex.max_matches(1000).unwrap().extract(&text).unwrap();
     assert_eq!((out.matches.len(), out.truncated), (1000, true));
@@ -238,7 +288,10 @@ fn max_matches_one_returns_one() {
 #[test]
 fn exactly_max_matches_is_not_truncated() {
     assert_eq!(run("[a][b]", "[", "]", 2), ok(&["a", "b"], false));
-    assert_eq!(run("[a][b] trailing ] text", "[", "]", 2), ok(&["a", "b"], false));
+    assert_eq!(
+        run("[a][b] trailing ] text", "[", "]", 2),
+        ok(&["a", "b"], false)
+    );
 }
 
 #[test]
@@ -256,7 +309,10 @@ fn unclosed_start_after_the_cap_still_fails() {
 // DESIGN §2: after the cap and one more complete match, nothing further is read.
 #[test]
 fn nothing_is_judged_after_the_extra_match() {
-    assert_eq!(run("[a][b][c] [unclosed", "[", "]", 2), ok(&["a", "b"], true));
+    assert_eq!(
+        run("[a][b][c] [unclosed", "[", "]", 2),
+        ok(&["a", "b"], true)
+    );
     // The scanner is stopped and reads nothing more: not even invalid UTF-8 is seen.
     let markers = Markers::new("[", "]").unwrap();
     let mut bytes = b"[a][b][c]".to_vec();
@@ -272,6 +328,9 @@ fn empty_content_is_a_match() {
 
 #[test]
 fn multi_byte_markers_and_content() {
-    assert_eq!(run("前「一」中「二」後", "「", "」", 100), ok(&["一", "二"], false));
+    assert_eq!(
+        run("前「一」中「二」後", "「", "」", 100),
+        ok(&["一", "二"], false)
+    );
     assert_eq!(run("😀a😀b😀c😀", "😀", "😀", 100), ok(&["a", "c"], false));
 }

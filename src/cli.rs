@@ -1,0 +1,436 @@
+//! The command-line front end (feature `cli`): grep-like streaming over files and stdin, the
+//! card's JSON tool mode, the card itself, and `serve` for the HTTP service.
+//!
+//! Streaming mode reads each input in fixed-size chunks into one reused buffer and feeds the
+//! [`Scanner`]; a match's content is gathered in one reused buffer (bounded by
+//! `--max-match-bytes`) and written when its end marker is found, so an unclosed match is
+//! never printed as if it were complete. Memory is constant whatever the input size.
+
+use crate::card::{CARD_JSON, MAX_TEXT_BYTES};
+use crate::request;
+use crate::{Capped, Markers, Pos, ScanError, Scanner, Sink};
+use clap::{Args, Parser, Subcommand};
+use core::ops::ControlFlow;
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const AFTER_HELP: &str = "\
+Examples:
+  extract-between -s '<title>' -e '</title>' page.html
+  curl -s https://example.com | extract-between -s '[' -e ']' --max-matches 10
+  extract-between -s '\"' -e '\"' --json-lines notes.txt
+  echo '{\"text\":\"pre[one]mid[two]post\",\"start\":\"[\",\"end\":\"]\"}' | extract-between tool
+  extract-between serve --listen 127.0.0.1:8080
+
+Exit status: 0 when at least one match was printed, 1 when none, 2 on any error.";
+
+/// Extract the exact text between a literal start marker and a literal end marker.
+#[derive(Debug, Parser)]
+#[command(name = "extract-between", version, about, after_help = AFTER_HELP)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    stream: StreamArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Read one request JSON (the card's input schema) and print the response JSON.
+    Tool {
+        /// Read the request from FILE instead of standard input.
+        #[arg(long, value_name = "FILE")]
+        request: Option<PathBuf>,
+    },
+    /// Print the tool card.
+    Card,
+    /// Run the HTTP service.
+    #[cfg(feature = "server")]
+    Serve(crate::server::ServeArgs),
+}
+
+#[derive(Debug, Args)]
+struct StreamArgs {
+    /// The start marker (literal text, 1 to 4096 UTF-8 bytes).
+    #[arg(
+        short,
+        long,
+        value_name = "START",
+        required = true,
+        allow_hyphen_values = true
+    )]
+    start: Option<String>,
+    /// The end marker (literal text, 1 to 4096 UTF-8 bytes).
+    #[arg(
+        short,
+        long,
+        value_name = "END",
+        required = true,
+        allow_hyphen_values = true
+    )]
+    end: Option<String>,
+    /// Files to read; each is its own text. Standard input when none or `-`.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// End each match with NUL instead of a newline.
+    #[arg(short = '0', long = "null", conflicts_with = "json_lines")]
+    null: bool,
+    /// One JSON object per match, with file name and byte and UTF-16 offsets.
+    #[arg(long)]
+    json_lines: bool,
+    /// Stop after N matches per file (once it is known whether more exist).
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_matches: Option<u64>,
+    /// Fail on a match longer than N bytes instead of holding it.
+    #[arg(long, value_name = "N", default_value_t = 16 * 1024 * 1024)]
+    max_match_bytes: usize,
+    /// Show a progress bar on stderr (default: only for files when stderr is a terminal).
+    #[arg(long, overrides_with = "no_progress")]
+    progress: bool,
+    /// Never show a progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+/// Runs the command line; returns the process exit code.
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     extract_between::cli::main()
+/// }
+/// ```
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Tool { request }) => tool(request),
+        Some(Command::Card) => {
+            let mut out = io::stdout().lock();
+            let _ = out.write_all(CARD_JSON.as_bytes());
+            let _ = out.flush();
+            ExitCode::SUCCESS
+        }
+        #[cfg(feature = "server")]
+        Some(Command::Serve(args)) => crate::server::main(args),
+        None => stream(cli.stream),
+    }
+}
+
+/// The largest request body read in tool mode and by the HTTP service: every valid request
+/// fits, even with every text byte escaped as `\u0000` (6 bytes) and generous whitespace.
+pub const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+
+/// How a request body that is too large is answered, with `payload_too_large`.
+///
+/// ```
+/// assert!(extract_between::cli::payload_too_large_body().contains("payload_too_large"));
+/// ```
+pub fn payload_too_large_body() -> String {
+    request::error_body(
+        "payload_too_large",
+        &format!(
+            "request body is larger than {MAX_REQUEST_BYTES} bytes; no valid request is (text is at most {MAX_TEXT_BYTES} UTF-8 bytes)"
+        ),
+        None,
+    )
+}
+
+fn tool(path: Option<PathBuf>) -> ExitCode {
+    let mut body = Vec::new();
+    let read = match &path {
+        Some(p) => {
+            File::open(p).and_then(|f| f.take(MAX_REQUEST_BYTES as u64 + 1).read_to_end(&mut body))
+        }
+        None => io::stdin()
+            .lock()
+            .take(MAX_REQUEST_BYTES as u64 + 1)
+            .read_to_end(&mut body),
+    };
+    if let Err(e) = read {
+        let name = path.map_or("standard input".into(), |p| p.display().to_string());
+        eprintln!("extract-between: {name}: {e}");
+        return ExitCode::from(2);
+    }
+    let (body, code) = if body.len() > MAX_REQUEST_BYTES {
+        (payload_too_large_body(), 2)
+    } else {
+        let reply = request::execute(&body);
+        (reply.body, reply.outcome.exit_code())
+    };
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{body}").and_then(|()| out.flush());
+    ExitCode::from(code)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Lines,
+    Null,
+    Json,
+}
+
+/// Why streaming one input stopped with an error.
+enum Failure {
+    Scan(ScanError),
+    MatchTooLarge(Pos, usize),
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// Gathers each match's content and writes it to the output when the match closes.
+struct Writer<'a, W: Write> {
+    out: &'a mut W,
+    format: Format,
+    file: &'a str,
+    max_match_bytes: usize,
+    content: Vec<u8>,
+    start: Pos,
+    printed: u64,
+    failure: Option<Failure>,
+}
+
+impl<W: Write> Writer<'_, W> {
+    fn write_match(&mut self, end: Pos) -> io::Result<()> {
+        match self.format {
+            Format::Lines | Format::Null => {
+                self.out.write_all(&self.content)?;
+                self.out.write_all(if self.format == Format::Null {
+                    b"\0"
+                } else {
+                    b"\n"
+                })
+            }
+            Format::Json => {
+                // The scanner hands out valid UTF-8 only; lossy conversion is never lossy.
+                let text = String::from_utf8_lossy(&self.content);
+                let mut line = String::with_capacity(text.len() + self.file.len() + 96);
+                line.push_str("{\"match\":");
+                request::push_json_string(&mut line, &text);
+                line.push_str(",\"file\":");
+                request::push_json_string(&mut line, self.file);
+                line.push_str(&format!(
+                    ",\"byte_start\":{},\"byte_end\":{},\"utf16_start\":{},\"utf16_end\":{}}}\n",
+                    self.start.byte, end.byte, self.start.utf16, end.utf16
+                ));
+                self.out.write_all(line.as_bytes())
+            }
+        }
+    }
+}
+
+impl<W: Write> Sink for Writer<'_, W> {
+    fn open(&mut self, _marker: Pos, content: Pos) -> ControlFlow<()> {
+        self.content.clear();
+        self.start = content;
+        ControlFlow::Continue(())
+    }
+
+    fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
+        if self.content.len() + fragment.len() > self.max_match_bytes {
+            self.failure = Some(Failure::MatchTooLarge(self.start, self.max_match_bytes));
+            return ControlFlow::Break(());
+        }
+        self.content.extend_from_slice(fragment);
+        ControlFlow::Continue(())
+    }
+
+    fn close(&mut self, content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
+        if let Err(e) = self.write_match(content_end) {
+            self.failure = Some(Failure::Write(e));
+            return ControlFlow::Break(());
+        }
+        self.printed += 1;
+        // Don't keep a huge buffer alive after one huge match.
+        if self.content.capacity() > 1 << 20 {
+            self.content = Vec::new();
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+struct Input {
+    name: String,
+    reader: Box<dyn Read>,
+    size: Option<u64>,
+}
+
+fn open(path: &PathBuf) -> io::Result<Input> {
+    if path.as_os_str() == "-" {
+        return Ok(Input {
+            name: "-".into(),
+            reader: Box::new(io::stdin().lock()),
+            size: None,
+        });
+    }
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::other("is a directory"));
+    }
+    Ok(Input {
+        name: path.display().to_string(),
+        size: meta.is_file().then(|| meta.len()),
+        reader: Box::new(file),
+    })
+}
+
+const READ_CHUNK: usize = 256 * 1024;
+
+fn stream(args: StreamArgs) -> ExitCode {
+    let (Some(start), Some(end)) = (args.start, args.end) else {
+        eprintln!("extract-between: both -s/--start and -e/--end are required");
+        return ExitCode::from(2);
+    };
+    let markers = match Markers::new(start, end) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("extract-between: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let format = if args.json_lines {
+        Format::Json
+    } else if args.null {
+        Format::Null
+    } else {
+        Format::Lines
+    };
+    let files = if args.files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        args.files
+    };
+    let show_progress = !args.no_progress && (args.progress || io::stderr().is_terminal());
+    let stdout = io::stdout().lock();
+    let mut out = BufWriter::with_capacity(128 * 1024, stdout);
+    let mut buf = vec![0u8; READ_CHUNK];
+    let mut content = Vec::new();
+    let (mut any_match, mut any_error) = (false, false);
+    for path in &files {
+        let input = match open(path) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("extract-between: {}: {e}", path.display());
+                any_error = true;
+                continue;
+            }
+        };
+        let label = if input.name == "-" {
+            "(standard input)".to_string()
+        } else {
+            input.name.clone()
+        };
+        let bar = match input.size {
+            Some(size) if show_progress => Some(progress_bar(size, args.progress)),
+            _ => None,
+        };
+        let mut writer = Writer {
+            out: &mut out,
+            format,
+            file: &input.name,
+            max_match_bytes: args.max_match_bytes,
+            content: std::mem::take(&mut content),
+            start: Pos::default(),
+            printed: 0,
+            failure: None,
+        };
+        let mut sink = Capped::new(&mut writer, args.max_matches.unwrap_or(u64::MAX));
+        let result = run_one(&markers, input.reader, &mut buf, &mut sink, bar.as_ref());
+        let truncated = sink.truncated();
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        any_match |= writer.printed > 0;
+        content = std::mem::take(&mut writer.content);
+        match result {
+            Ok(()) => {
+                if truncated {
+                    eprintln!(
+                        "extract-between: {label}: output truncated after {} matches (--max-matches); more follow",
+                        writer.printed
+                    );
+                }
+            }
+            Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                // The reader went away (`| head`): end quietly, as grep and ripgrep do.
+                return ExitCode::from(if any_match { 0 } else { 1 });
+            }
+            Err(failure) => {
+                any_error = true;
+                report(&label, failure);
+            }
+        }
+    }
+    if let Err(e) = out.flush() {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return ExitCode::from(if any_match { 0 } else { 1 });
+        }
+        eprintln!("extract-between: writing output: {e}");
+        return ExitCode::from(2);
+    }
+    ExitCode::from(if any_error {
+        2
+    } else if any_match {
+        0
+    } else {
+        1
+    })
+}
+
+fn report(label: &str, failure: Failure) {
+    match failure {
+        Failure::Scan(e) => eprintln!("extract-between: {label}: {e}"),
+        Failure::MatchTooLarge(at, max) => eprintln!(
+            "extract-between: {label}: match_too_large: the match starting at byte offset {} (UTF-16 offset {}) is longer than {max} bytes (--max-match-bytes)",
+            at.byte, at.utf16
+        ),
+        Failure::Read(e) => eprintln!("extract-between: {label}: read error: {e}"),
+        Failure::Write(e) => eprintln!("extract-between: writing output: {e}"),
+    }
+}
+
+/// Streams one input into the writer; the first failure ends it (after every match
+/// completed before it was written).
+fn run_one<W: Write>(
+    markers: &Markers,
+    mut reader: Box<dyn Read>,
+    buf: &mut [u8],
+    sink: &mut Capped<&mut Writer<'_, W>>,
+    bar: Option<&indicatif::ProgressBar>,
+) -> Result<(), Failure> {
+    let mut scanner = Scanner::new(markers);
+    loop {
+        let n = match reader.read(buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Read(e)),
+        };
+        if let Some(bar) = bar {
+            bar.inc(n as u64);
+        }
+        match scanner.feed(&buf[..n], sink) {
+            Ok(ControlFlow::Continue(())) => {}
+            // Either the cap and truncation are known (stop reading: done), or the writer
+            // recorded a failure.
+            Ok(ControlFlow::Break(())) => return sink.get_mut().failure.take().map_or(Ok(()), Err),
+            Err(e) => return Err(Failure::Scan(e)),
+        }
+    }
+    scanner.finish(sink).map_err(Failure::Scan)
+}
+
+fn progress_bar(size: u64, forced: bool) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(size);
+    if forced {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(10));
+    }
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}

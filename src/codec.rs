@@ -1,0 +1,182 @@
+//! A [`tokio_util::codec::Decoder`] (feature `codec`) that turns a byte stream into
+//! [`Match`]es, for `FramedRead` pipelines.
+//!
+//! Each call to `decode` scans every byte the read buffer holds and consumes them all: the
+//! scanner keeps its own carry-over (a marker prefix, recorded by length), so no byte is ever
+//! scanned twice and the read buffer never holds more than one read. Match content is copied
+//! into a buffer of the codec's own, bounded by `max_match_bytes`, which lets `FramedRead`
+//! reuse its read buffer instead of allocating a new one per read.
+//!
+//! Errors are terminal, as with tokio-util's own codecs: `FramedRead` yields the error and
+//! then ends. After `max_matches` and `truncated` are known the codec discards further input
+//! (a decoder cannot stop its reader; end the stream yourself when
+//! [`ExtractCodec::is_done`] says so, e.g. with `take_while`).
+
+use crate::collect::Capped;
+use crate::markers::Markers;
+use crate::scanner::{ScanError, Scanner};
+use crate::stream::{Assembler, Error, Match, Options};
+use bytes::BytesMut;
+use core::ops::ControlFlow;
+use std::io;
+use tokio_util::codec::Decoder;
+
+impl From<io::Error> for Error<io::Error> {
+    fn from(e: io::Error) -> Self {
+        Error::Upstream(e)
+    }
+}
+
+/// The decoder. See the [module documentation](self).
+///
+/// # Examples
+///
+/// ```
+/// use extract_between::{Markers, codec::ExtractCodec, stream::Options};
+/// use futures::StreamExt;
+/// use tokio_util::codec::FramedRead;
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let input: &[u8] = b"key=[alpha] key=[beta]";
+/// let codec = ExtractCodec::new(&Markers::new("[", "]").unwrap(), Options::default());
+/// let found: Vec<String> = FramedRead::new(input, codec)
+///     .map(|m| m.unwrap().as_str().to_owned())
+///     .collect()
+///     .await;
+/// assert_eq!(found, ["alpha", "beta"]);
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct ExtractCodec {
+    scanner: Scanner,
+    sink: Capped<Assembler>,
+    stopped: bool,
+    failed: bool,
+}
+
+impl ExtractCodec {
+    /// A codec for `markers` with `options`.
+    ///
+    /// ```
+    /// use extract_between::{Markers, codec::ExtractCodec, stream::Options};
+    /// let codec = ExtractCodec::new(&Markers::new("[", "]").unwrap(), Options::default().max_matches(5));
+    /// assert!(!codec.is_done());
+    /// ```
+    pub fn new(markers: &Markers, options: Options) -> ExtractCodec {
+        ExtractCodec {
+            scanner: Scanner::new(markers),
+            sink: Capped::new(
+                Assembler::new(options.get_max_match_bytes(), false),
+                options.get_max_matches().unwrap_or(u64::MAX),
+            ),
+            stopped: false,
+            failed: false,
+        }
+    }
+
+    /// Whether the cap and `truncated` are known (or an error happened): nothing more will
+    /// be decoded.
+    ///
+    /// ```
+    /// # let codec = extract_between::codec::ExtractCodec::new(&extract_between::Markers::new("[", "]").unwrap(), Default::default());
+    /// assert!(!codec.is_done());
+    /// ```
+    pub fn is_done(&self) -> bool {
+        (self.stopped || self.failed) && self.sink.get_ref().ready.is_empty()
+    }
+
+    /// Whether a complete match was found after `max_matches` were decoded.
+    ///
+    /// ```
+    /// # let codec = extract_between::codec::ExtractCodec::new(&extract_between::Markers::new("[", "]").unwrap(), Default::default());
+    /// assert!(!codec.truncated());
+    /// ```
+    pub fn truncated(&self) -> bool {
+        self.sink.truncated()
+    }
+
+    /// Bytes the codec holds between reads: the scanner's carry-over plus the open match's
+    /// content so far.
+    ///
+    /// ```
+    /// # let codec = extract_between::codec::ExtractCodec::new(&extract_between::Markers::new("[", "]").unwrap(), Default::default());
+    /// assert_eq!(codec.buffered(), 0);
+    /// ```
+    pub fn buffered(&self) -> usize {
+        self.scanner.buffered() + self.sink.get_ref().held()
+    }
+
+    fn fail(&mut self, e: ScanError) -> Error<io::Error> {
+        self.failed = true;
+        Error::Scan(e)
+    }
+}
+
+impl Decoder for ExtractCodec {
+    type Item = Match;
+    type Error = Error<io::Error>;
+
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Match>, Self::Error> {
+        if let Some(m) = self.sink.get_mut().ready.pop_front() {
+            return Ok(Some(m));
+        }
+        if self.stopped || self.failed {
+            // Known already: the rest of the input is not judged.
+            src.clear();
+            return Ok(None);
+        }
+        if src.is_empty() {
+            return Ok(None);
+        }
+        let fed = self.scanner.feed(src, &mut self.sink);
+        // Every byte is decided or carried by the scanner: give the buffer back.
+        src.clear();
+        match fed {
+            Ok(ControlFlow::Continue(())) => {}
+            Ok(ControlFlow::Break(())) => {
+                self.stopped = true;
+                if let Some(start) = self.sink.get_mut().too_large.take() {
+                    self.failed = true;
+                    // Matches completed before it go first.
+                    if self.sink.get_ref().ready.is_empty() {
+                        let limit = self.sink.get_ref().max_match_bytes();
+                        return Err(Error::MatchTooLarge { start, limit });
+                    }
+                    self.sink.get_mut().too_large = Some(start);
+                    self.failed = false;
+                }
+            }
+            Err(e) => {
+                if self.sink.get_ref().ready.is_empty() {
+                    return Err(self.fail(e));
+                }
+                // Deliver what came before; the scanner repeats the error on the next feed.
+                self.stopped = false;
+            }
+        }
+        Ok(self.sink.get_mut().ready.pop_front())
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Match>, Self::Error> {
+        if let Some(m) = self.decode(src)? {
+            return Ok(Some(m));
+        }
+        if let Some(start) = self.sink.get_mut().too_large.take() {
+            self.failed = true;
+            let limit = self.sink.get_ref().max_match_bytes();
+            return Err(Error::MatchTooLarge { start, limit });
+        }
+        if self.stopped || self.failed {
+            return Ok(None);
+        }
+        // The input ended: an open match is the card's "unclosed start marker" (rather than
+        // tokio-util's generic "bytes remaining on stream").
+        match self.scanner.finish(&mut self.sink) {
+            Ok(()) => {
+                self.stopped = true;
+                Ok(None)
+            }
+            Err(e) => Err(self.fail(e)),
+        }
+    }
+}

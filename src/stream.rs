@@ -1,0 +1,522 @@
+//! Async adapters (feature `stream`): a [`futures_core::Stream`] of [`Match`]es over any
+//! stream of `Bytes` chunks or any [`tokio::io::AsyncRead`].
+//!
+//! The adapter drives the same [`Scanner`] as everything else. It polls its source only when
+//! it has no match left to hand out, so it reads no further ahead than one chunk
+//! (backpressure), and it stops polling the source altogether once `max_matches` and
+//! `truncated` are known. A match that lies inside one chunk is a zero-copy
+//! [`Bytes::slice`] of it — which keeps that whole chunk alive while the match lives; call
+//! [`Match::into_owned`] to let it go. A match that spans chunks is copied, up to
+//! `max_match_bytes`.
+
+use crate::collect::Capped;
+use crate::markers::Markers;
+use crate::scanner::{Pos, ScanError, Scanner, Sink};
+use bytes::{Bytes, BytesMut};
+use core::fmt;
+use core::ops::{ControlFlow, Range};
+use core::pin::Pin;
+use core::task::{Context, Poll};
+use futures_core::Stream;
+use std::collections::VecDeque;
+
+/// Default `max_match_bytes`: 16 MiB.
+pub const DEFAULT_MAX_MATCH_BYTES: usize = 16 * 1024 * 1024;
+
+/// One match: its content and where it lies in the whole input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    content: Bytes,
+    start: Pos,
+    end: Pos,
+}
+
+impl Match {
+    /// The content as text.
+    ///
+    /// ```
+    /// # use extract_between::stream::Match;
+    /// # fn show(m: &Match) { println!("{}", m.as_str()); }
+    /// ```
+    pub fn as_str(&self) -> &str {
+        // Content is assembled from validated UTF-8 on character boundaries only.
+        std::str::from_utf8(&self.content).unwrap_or_default()
+    }
+
+    /// The content's bytes (possibly a slice sharing the input chunk's memory).
+    ///
+    /// ```
+    /// # use extract_between::stream::Match;
+    /// # fn show(m: &Match) -> usize { m.bytes().len() }
+    /// ```
+    pub fn bytes(&self) -> &Bytes {
+        &self.content
+    }
+
+    /// Byte offsets of the content in the whole input.
+    ///
+    /// ```
+    /// # use extract_between::stream::Match;
+    /// # fn show(m: &Match) -> u64 { m.byte_range().start }
+    /// ```
+    pub fn byte_range(&self) -> Range<u64> {
+        self.start.byte..self.end.byte
+    }
+
+    /// UTF-16 code-unit offsets of the content in the whole input.
+    ///
+    /// ```
+    /// # use extract_between::stream::Match;
+    /// # fn show(m: &Match) -> u64 { m.utf16_range().end }
+    /// ```
+    pub fn utf16_range(&self) -> Range<u64> {
+        self.start.utf16..self.end.utf16
+    }
+
+    /// Where the content starts and ends.
+    ///
+    /// ```
+    /// # use extract_between::stream::Match;
+    /// # fn show(m: &Match) -> bool { m.span().0 <= m.span().1 }
+    /// ```
+    pub fn span(&self) -> (Pos, Pos) {
+        (self.start, self.end)
+    }
+
+    /// The same match with its own copy of the content, releasing the input chunk.
+    ///
+    /// ```
+    /// # use extract_between::stream::Match;
+    /// # fn own(m: Match) -> Match { m.into_owned() }
+    /// ```
+    pub fn into_owned(self) -> Match {
+        Match {
+            content: Bytes::copy_from_slice(&self.content),
+            ..self
+        }
+    }
+}
+
+/// Why a stream of matches ended early. Errors are terminal: the stream yields every match
+/// completed before the error, then the error, then ends.
+#[derive(Debug)]
+pub enum Error<E> {
+    /// The source failed.
+    Upstream(E),
+    /// Invalid UTF-8 or an unclosed start marker.
+    Scan(ScanError),
+    /// A match grew past `max_match_bytes`; `start` is where its content begins.
+    MatchTooLarge {
+        /// Where the too-long match's content begins.
+        start: Pos,
+        /// The limit it broke.
+        limit: usize,
+    },
+}
+
+impl<E: fmt::Display> fmt::Display for Error<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Upstream(e) => write!(f, "reading input: {e}"),
+            Error::Scan(e) => e.fmt(f),
+            Error::MatchTooLarge { start, limit } => write!(
+                f,
+                "the match starting at byte offset {} (UTF-16 offset {}) is longer than {limit} bytes",
+                start.byte, start.utf16
+            ),
+        }
+    }
+}
+
+impl<E: fmt::Debug + fmt::Display> std::error::Error for Error<E> {}
+
+/// Options shared by the stream adapter and the codec.
+///
+/// ```
+/// let opts = extract_between::stream::Options::default().max_matches(10).max_match_bytes(1 << 20);
+/// assert_eq!(opts.get_max_matches(), Some(10));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    max_matches: Option<u64>,
+    max_match_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_matches: None,
+            max_match_bytes: DEFAULT_MAX_MATCH_BYTES,
+        }
+    }
+}
+
+impl Options {
+    /// Cap the number of matches (the card's rule: one more complete match sets `truncated`,
+    /// then reading stops). No cap by default.
+    ///
+    /// ```
+    /// assert_eq!(extract_between::stream::Options::default().max_matches(3).get_max_matches(), Some(3));
+    /// ```
+    pub fn max_matches(mut self, n: u64) -> Options {
+        self.max_matches = Some(n);
+        self
+    }
+
+    /// The cap, if any.
+    ///
+    /// ```
+    /// assert_eq!(extract_between::stream::Options::default().get_max_matches(), None);
+    /// ```
+    pub fn get_max_matches(&self) -> Option<u64> {
+        self.max_matches
+    }
+
+    /// Largest match content held, in bytes (16 MiB by default); longer is an error.
+    ///
+    /// ```
+    /// let o = extract_between::stream::Options::default().max_match_bytes(5);
+    /// assert_eq!(o.get_max_match_bytes(), 5);
+    /// ```
+    pub fn max_match_bytes(mut self, n: usize) -> Options {
+        self.max_match_bytes = n;
+        self
+    }
+
+    /// The match size limit.
+    ///
+    /// ```
+    /// assert_eq!(extract_between::stream::Options::default().get_max_match_bytes(), 16 << 20);
+    /// ```
+    pub fn get_max_match_bytes(&self) -> usize {
+        self.max_match_bytes
+    }
+}
+
+/// How the content of the open match is held so far.
+#[derive(Debug)]
+enum Content {
+    /// Nothing yet.
+    Empty,
+    /// `chunk[range]` of the current chunk: zero-copy so far.
+    Slice(Range<usize>),
+    /// Copied, because it spans chunks or came from held marker bytes.
+    Owned,
+}
+
+/// Builds [`Match`]es from scanner events; shared by the stream adapter and the codec.
+#[derive(Debug)]
+pub(crate) struct Assembler {
+    chunk: Bytes,
+    content: Content,
+    owned: BytesMut,
+    len: usize,
+    start: Pos,
+    max_match_bytes: usize,
+    zero_copy: bool,
+    pub(crate) ready: VecDeque<Match>,
+    pub(crate) too_large: Option<Pos>,
+}
+
+impl Assembler {
+    pub(crate) fn new(max_match_bytes: usize, zero_copy: bool) -> Assembler {
+        Assembler {
+            chunk: Bytes::new(),
+            content: Content::Empty,
+            owned: BytesMut::new(),
+            len: 0,
+            start: Pos::default(),
+            max_match_bytes,
+            zero_copy,
+            ready: VecDeque::new(),
+            too_large: None,
+        }
+    }
+
+    /// Sets the chunk about to be fed; a match still open moves to owned storage first.
+    pub(crate) fn set_chunk(&mut self, chunk: Bytes) {
+        if let Content::Slice(range) = &self.content {
+            self.owned.clear();
+            self.owned.extend_from_slice(&self.chunk[range.clone()]);
+            self.content = Content::Owned;
+        }
+        self.chunk = chunk;
+    }
+
+    pub(crate) fn max_match_bytes(&self) -> usize {
+        self.max_match_bytes
+    }
+
+    /// Bytes held for the open match (owned copy only; slices share the chunk).
+    pub(crate) fn held(&self) -> usize {
+        self.owned.len()
+    }
+
+    /// Where `fragment` lies inside the current chunk, if it does.
+    fn locate(&self, fragment: &[u8]) -> Option<usize> {
+        let base = self.chunk.as_ptr() as usize;
+        let at = fragment.as_ptr() as usize;
+        (at >= base && at + fragment.len() <= base + self.chunk.len()).then(|| at - base)
+    }
+}
+
+impl Sink for Assembler {
+    fn open(&mut self, _marker: Pos, content: Pos) -> ControlFlow<()> {
+        self.content = Content::Empty;
+        self.owned.clear();
+        self.len = 0;
+        self.start = content;
+        ControlFlow::Continue(())
+    }
+
+    fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
+        self.len += fragment.len();
+        if self.len > self.max_match_bytes {
+            self.too_large = Some(self.start);
+            return ControlFlow::Break(());
+        }
+        let at = if self.zero_copy {
+            self.locate(fragment)
+        } else {
+            None
+        };
+        self.content = match (std::mem::replace(&mut self.content, Content::Empty), at) {
+            // First fragment, inside the chunk: share it.
+            (Content::Empty, Some(a)) => Content::Slice(a..a + fragment.len()),
+            // Contiguous with the shared part: still one slice.
+            (Content::Slice(r), Some(a)) if r.end == a => {
+                Content::Slice(r.start..a + fragment.len())
+            }
+            // Anything else is copied, starting with what was shared.
+            (Content::Slice(r), _) => {
+                self.owned.clear();
+                self.owned.extend_from_slice(&self.chunk[r]);
+                self.owned.extend_from_slice(fragment);
+                Content::Owned
+            }
+            (Content::Empty | Content::Owned, _) => {
+                self.owned.extend_from_slice(fragment);
+                Content::Owned
+            }
+        };
+        ControlFlow::Continue(())
+    }
+
+    fn close(&mut self, content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
+        let content = match std::mem::replace(&mut self.content, Content::Empty) {
+            Content::Empty => Bytes::new(),
+            Content::Slice(r) => self.chunk.slice(r),
+            Content::Owned => self.owned.split().freeze(),
+        };
+        self.ready.push_back(Match {
+            content,
+            start: self.start,
+            end: content_end,
+        });
+        ControlFlow::Continue(())
+    }
+}
+
+/// A stream of [`Match`]es over a stream of byte chunks. Build it with [`matches`] or
+/// [`matches_from_reader`].
+///
+/// `truncated` is known once the stream has ended: see [`MatchStream::truncated`].
+pub struct MatchStream<S> {
+    source: Option<S>,
+    scanner: Scanner,
+    sink: Capped<Assembler>,
+    /// A terminal error, yielded after the matches completed before it.
+    pending: Option<PendingError>,
+    failed: bool,
+    done: bool,
+}
+
+#[derive(Debug)]
+enum PendingError {
+    Scan(ScanError),
+    TooLarge(Pos),
+}
+
+impl<S> fmt::Debug for MatchStream<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MatchStream")
+            .field("scanner", &self.scanner)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Matches over a stream of `Bytes` chunks (an HTTP body, a socket read loop, ...).
+///
+/// The source must be `Unpin`; pin other streams with `Box::pin`.
+///
+/// # Examples
+///
+/// ```
+/// use bytes::Bytes;
+/// use extract_between::{Markers, stream::{matches, Options}};
+/// use futures::{StreamExt, executor::block_on, stream};
+///
+/// let chunks = stream::iter(["pre[o", "ne]mid[t", "wo]post"].map(|s| Ok::<_, std::io::Error>(Bytes::from(s))));
+/// let mut found = matches(chunks, &Markers::new("[", "]").unwrap(), Options::default());
+/// let texts: Vec<String> = block_on(async {
+///     let mut v = Vec::new();
+///     while let Some(m) = found.next().await { v.push(m.unwrap().as_str().to_owned()); }
+///     v
+/// });
+/// assert_eq!(texts, ["one", "two"]);
+/// assert_eq!(found.truncated(), Some(false));
+/// ```
+pub fn matches<S, E>(source: S, markers: &Markers, options: Options) -> MatchStream<S>
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+{
+    MatchStream {
+        source: Some(source),
+        scanner: Scanner::new(markers),
+        sink: Capped::new(
+            Assembler::new(options.max_match_bytes, true),
+            options.max_matches.unwrap_or(u64::MAX),
+        ),
+        pending: None,
+        failed: false,
+        done: false,
+    }
+}
+
+/// Matches over any `AsyncRead` (a file, a socket, stdin), read in 64 KiB chunks.
+///
+/// # Examples
+///
+/// ```
+/// use extract_between::{Markers, stream::{matches_from_reader, Options}};
+/// use futures::StreamExt;
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let reader: &[u8] = b"a <b>x</b> c <b>y</b>";
+/// let mut found = matches_from_reader(reader, &Markers::new("<b>", "</b>").unwrap(), Options::default());
+/// while let Some(m) = found.next().await {
+///     println!("{}", m.unwrap().as_str());
+/// }
+/// # });
+/// ```
+pub fn matches_from_reader<R>(
+    reader: R,
+    markers: &Markers,
+    options: Options,
+) -> MatchStream<tokio_util::io::ReaderStream<R>>
+where
+    R: tokio::io::AsyncRead + Unpin,
+{
+    matches(
+        tokio_util::io::ReaderStream::with_capacity(reader, 64 * 1024),
+        markers,
+        options,
+    )
+}
+
+impl<S> MatchStream<S> {
+    /// After the stream has ended without error: whether a complete match existed beyond
+    /// `max_matches`. `None` while the stream is still running or after an error.
+    ///
+    /// ```
+    /// # use extract_between::stream::MatchStream;
+    /// # fn f<S>(s: &MatchStream<S>) -> Option<bool> { s.truncated() }
+    /// ```
+    pub fn truncated(&self) -> Option<bool> {
+        (self.done && !self.failed && self.pending.is_none()).then(|| self.sink.truncated())
+    }
+
+    /// Bytes held between chunks: the scanner's carry-over plus the copied part of an open
+    /// match. Bounded by the markers and `max_match_bytes`.
+    ///
+    /// ```
+    /// # use extract_between::stream::MatchStream;
+    /// # fn f<S>(s: &MatchStream<S>) -> usize { s.buffered() }
+    /// ```
+    pub fn buffered(&self) -> usize {
+        self.scanner.buffered() + self.sink.get_ref().held()
+    }
+
+    /// How many matches were handed out.
+    ///
+    /// ```
+    /// # use extract_between::stream::MatchStream;
+    /// # fn f<S>(s: &MatchStream<S>) -> u64 { s.delivered() }
+    /// ```
+    pub fn delivered(&self) -> u64 {
+        self.sink.delivered()
+    }
+}
+
+impl<S, E> Stream for MatchStream<S>
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+{
+    type Item = Result<Match, Error<E>>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        loop {
+            if let Some(m) = this.sink.get_mut().ready.pop_front() {
+                return Poll::Ready(Some(Ok(m)));
+            }
+            if let Some(e) = this.pending.take() {
+                this.failed = true;
+                let limit = this.sink.get_ref().max_match_bytes();
+                return Poll::Ready(Some(Err(match e {
+                    PendingError::Scan(e) => Error::Scan(e),
+                    PendingError::TooLarge(start) => Error::MatchTooLarge { start, limit },
+                })));
+            }
+            if this.done {
+                return Poll::Ready(None);
+            }
+            let Some(source) = this.source.as_mut() else {
+                this.done = true;
+                continue;
+            };
+            let chunk = match Pin::new(source).poll_next(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Some(Ok(chunk))) => chunk,
+                Poll::Ready(Some(Err(e))) => {
+                    // Terminal: drop the source so it is never polled again. Nothing is
+                    // queued here (the queue is empty before every poll of the source).
+                    this.source = None;
+                    this.done = true;
+                    this.failed = true;
+                    return Poll::Ready(Some(Err(Error::Upstream(e))));
+                }
+                Poll::Ready(None) => {
+                    this.source = None;
+                    this.done = true;
+                    if let Err(e) = this.scanner.finish(&mut this.sink) {
+                        this.pending = Some(PendingError::Scan(e));
+                    }
+                    continue;
+                }
+            };
+            this.sink.get_mut().set_chunk(chunk.clone());
+            let fed = this.scanner.feed(&chunk, &mut this.sink);
+            // Whatever is still open now spans chunks: copy it and let the chunk go.
+            this.sink.get_mut().set_chunk(Bytes::new());
+            match fed {
+                Ok(ControlFlow::Continue(())) => {}
+                Ok(ControlFlow::Break(())) => {
+                    // The cap and truncation are known, or a match grew too large: either
+                    // way, read no further.
+                    this.source = None;
+                    this.done = true;
+                    if let Some(start) = this.sink.get_mut().too_large.take() {
+                        this.pending = Some(PendingError::TooLarge(start));
+                    }
+                }
+                Err(e) => {
+                    this.source = None;
+                    this.done = true;
+                    this.pending = Some(PendingError::Scan(e));
+                }
+            }
+        }
+    }
+}
