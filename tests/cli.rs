@@ -1,0 +1,265 @@
+//! The built binary, driven as a user would: stdin, files, flags, exit codes, tool mode.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_extract-between");
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("extract-between-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn stdin_matches_one_per_line_exit_0() {
+    let out = run(&["-s", "[", "-e", "]"], b"pre[one]mid[two]post");
+    assert_eq!(text(&out.stdout), "one\ntwo\n");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn no_match_exits_1() {
+    let out = run(&["-s", "[", "-e", "]"], b"nothing here");
+    assert_eq!(out.stdout, b"");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn dash_means_stdin() {
+    let out = run(&["-s", "<", "-e", ">", "-"], b"<a>");
+    assert_eq!(text(&out.stdout), "a\n");
+}
+
+#[test]
+fn each_file_is_its_own_text() {
+    // An unclosed start at the end of one file must not pair with the next file's end.
+    let a = temp("a.txt", b"[a1] [open");
+    let b = temp("b.txt", b"close] [b1]");
+    let out = run(&["-s", "[", "-e", "]", a.to_str().unwrap(), b.to_str().unwrap()], b"");
+    assert_eq!(text(&out.stdout), "a1\nb1\n");
+    let err = text(&out.stderr);
+    assert!(err.contains("a.txt") && err.contains("unclosed start marker at byte offset 5"), "{err}");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn missing_file_is_an_error_but_others_are_read() {
+    let b = temp("ok.txt", b"[x]");
+    let out = run(&["-s", "[", "-e", "]", "/nonexistent/file", b.to_str().unwrap()], b"");
+    assert_eq!(text(&out.stdout), "x\n");
+    assert!(text(&out.stderr).contains("/nonexistent/file"));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn null_separator() {
+    let out = run(&["-0", "-s", "[", "-e", "]"], b"[a\nb][c]");
+    assert_eq!(out.stdout, b"a\nb\0c\0");
+}
+
+#[test]
+fn json_lines_offsets_on_multibyte_text() {
+    let out = run(&["--json-lines", "-s", "「", "-e", "」"], "😀「é」".as_bytes());
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        line,
+        serde_json::json!({"match": "é", "file": "-", "byte_start": 7, "byte_end": 9, "utf16_start": 3, "utf16_end": 4})
+    );
+}
+
+#[test]
+fn max_matches_stops_and_says_truncated() {
+    let out = run(&["-m", "2", "-s", "[", "-e", "]"], b"[a][b][c] [never closed");
+    assert_eq!(text(&out.stdout), "a\nb\n");
+    assert!(text(&out.stderr).contains("truncated"));
+    assert_eq!(out.status.code(), Some(0));
+    // Exactly at the cap: not truncated, and the rest is judged.
+    let out = run(&["-m", "2", "-s", "[", "-e", "]"], b"[a][b]");
+    assert_eq!(out.stderr, b"");
+}
+
+#[test]
+fn unclosed_prints_earlier_matches_then_fails() {
+    let out = run(&["-s", "[", "-e", "]"], b"[a][b] [c");
+    assert_eq!(text(&out.stdout), "a\nb\n");
+    let err = text(&out.stderr);
+    assert!(err.contains("(standard input)") && err.contains("byte offset 7"), "{err}");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn invalid_utf8_mid_file_reports_offset_after_earlier_matches() {
+    let mut data = b"[a]".repeat(50_000);
+    let bad_at = data.len();
+    data.push(0xFF);
+    data.extend_from_slice(b"[z]");
+    let path = temp("bad.txt", &data);
+    let out = run(&["-s", "[", "-e", "]", path.to_str().unwrap()], b"");
+    assert_eq!(out.stdout.len(), 50_000 * 2);
+    let err = text(&out.stderr);
+    assert!(err.contains("bad.txt") && err.contains(&format!("invalid UTF-8 at byte offset {bad_at}")), "{err}");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn match_longer_than_limit_fails() {
+    let out = run(&["--max-match-bytes", "4", "-s", "[", "-e", "]"], b"[ok][too long]");
+    assert_eq!(text(&out.stdout), "ok\n");
+    assert!(text(&out.stderr).contains("match_too_large"));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bad_markers_exit_2() {
+    let out = run(&["-s", "", "-e", "]"], b"");
+    assert!(text(&out.stderr).contains("start must be a non-empty string"));
+    assert_eq!(out.status.code(), Some(2));
+    let long = "€".repeat(1366);
+    let out = run(&["-s", "[", "-e", &long], b"");
+    assert!(text(&out.stderr).contains("4098"));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    let mut child = Command::new(BIN)
+        .args(["-s", "[", "-e", "]"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = b"[match]".repeat(10_000);
+        for _ in 0..200 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 6];
+    stdout.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"match\n");
+    drop(stdout); // like `| head -1`
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(text(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn tool_mode_answers_like_the_contract() {
+    for (body, code) in [
+        (r#"{"text":"pre[one]mid[two]post","start":"[","end":"]"}"#, 0),
+        (r#"{"text":"a[b","start":"[","end":"]"}"#, 1),
+        (r#"{"text":"a","start":"","end":"]"}"#, 2),
+        ("not json", 2),
+    ] {
+        let out = run(&["tool"], body.as_bytes());
+        let expected = extract_between::request::execute(body.as_bytes()).body + "\n";
+        assert_eq!(text(&out.stdout), expected, "{body}");
+        assert_eq!(out.status.code(), Some(code), "{body}");
+    }
+}
+
+#[test]
+fn tool_mode_reads_a_request_file() {
+    let path = temp("req.json", br#"{"text":"[x]","start":"[","end":"]","max_matches":1}"#);
+    let out = run(&["tool", "--request", path.to_str().unwrap()], b"");
+    assert_eq!(text(&out.stdout), "{\"matches\":[\"x\"],\"truncated\":false}\n");
+}
+
+#[test]
+fn tool_mode_rejects_oversized_body() {
+    let body = vec![b' '; 4 * 1024 * 1024 + 10];
+    let out = run(&["tool"], &body);
+    assert!(text(&out.stdout).contains("payload_too_large"));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn card_prints_the_card() {
+    let out = run(&["card"], b"");
+    assert_eq!(text(&out.stdout), extract_between::card::CARD_JSON);
+}
+
+#[test]
+fn help_has_examples_and_version_works() {
+    let out = run(&["--help"], b"");
+    assert!(text(&out.stdout).contains("Examples:"));
+    let out = run(&["--version"], b"");
+    assert!(text(&out.stdout).starts_with("extract-between "));
+}
+
+/// Peak RSS while streaming 2 GiB with matches through a pipe. Slow in debug builds:
+/// `cargo test --release --test cli -- --ignored`.
+#[test]
+#[ignore]
+fn two_gib_through_a_pipe_in_bounded_memory() {
+    let mut child = Command::new(BIN)
+        .args(["-s", "[", "-e", "]"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let line = b"lorem ipsum dolor sit amet [a match of moderate length] consectetur\n".repeat(1000);
+        let mut sent = 0u64;
+        while sent < 2 << 30 {
+            stdin.write_all(&line).unwrap();
+            sent += line.len() as u64;
+        }
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut total = 0u64;
+    let mut peak_kib = 0u64;
+    loop {
+        let n = stdout.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            for l in status.lines().filter(|l| l.starts_with("VmHWM:")) {
+                let kib: u64 = l.split_whitespace().nth(1).unwrap().parse().unwrap();
+                peak_kib = peak_kib.max(kib);
+            }
+        }
+    }
+    writer.join().unwrap();
+    assert!(child.wait().unwrap().success());
+    eprintln!("output {total} bytes, peak RSS {peak_kib} KiB");
+    assert!(total > 1 << 30);
+    assert!(peak_kib < 16 * 1024, "peak RSS {peak_kib} KiB");
+}
