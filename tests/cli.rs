@@ -61,17 +61,40 @@ fn each_file_is_its_own_text() {
     // An unclosed start at the end of one file must not pair with the next file's end.
     let a = temp("a.txt", b"[a1] [open");
     let b = temp("b.txt", b"close] [b1]");
-    let out = run(&["-s", "[", "-e", "]", a.to_str().unwrap(), b.to_str().unwrap()], b"");
+    let out = run(
+        &[
+            "-s",
+            "[",
+            "-e",
+            "]",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(text(&out.stdout), "a1\nb1\n");
     let err = text(&out.stderr);
-    assert!(err.contains("a.txt") && err.contains("unclosed start marker at byte offset 5"), "{err}");
+    assert!(
+        err.contains("a.txt") && err.contains("unclosed start marker at byte offset 5"),
+        "{err}"
+    );
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn missing_file_is_an_error_but_others_are_read() {
     let b = temp("ok.txt", b"[x]");
-    let out = run(&["-s", "[", "-e", "]", "/nonexistent/file", b.to_str().unwrap()], b"");
+    let out = run(
+        &[
+            "-s",
+            "[",
+            "-e",
+            "]",
+            "/nonexistent/file",
+            b.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(text(&out.stdout), "x\n");
     assert!(text(&out.stderr).contains("/nonexistent/file"));
     assert_eq!(out.status.code(), Some(2));
@@ -85,7 +108,10 @@ fn null_separator() {
 
 #[test]
 fn json_lines_offsets_on_multibyte_text() {
-    let out = run(&["--json-lines", "-s", "「", "-e", "」"], "😀「é」".as_bytes());
+    let out = run(
+        &["--json-lines", "-s", "「", "-e", "」"],
+        "😀「é」".as_bytes(),
+    );
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         line,
@@ -95,7 +121,10 @@ fn json_lines_offsets_on_multibyte_text() {
 
 #[test]
 fn max_matches_stops_and_says_truncated() {
-    let out = run(&["-m", "2", "-s", "[", "-e", "]"], b"[a][b][c] [never closed");
+    let out = run(
+        &["-m", "2", "-s", "[", "-e", "]"],
+        b"[a][b][c] [never closed",
+    );
     assert_eq!(text(&out.stdout), "a\nb\n");
     assert!(text(&out.stderr).contains("truncated"));
     assert_eq!(out.status.code(), Some(0));
@@ -109,7 +138,10 @@ fn unclosed_prints_earlier_matches_then_fails() {
     let out = run(&["-s", "[", "-e", "]"], b"[a][b] [c");
     assert_eq!(text(&out.stdout), "a\nb\n");
     let err = text(&out.stderr);
-    assert!(err.contains("(standard input)") && err.contains("byte offset 7"), "{err}");
+    assert!(
+        err.contains("(standard input)") && err.contains("byte offset 7"),
+        "{err}"
+    );
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -123,13 +155,19 @@ fn invalid_utf8_mid_file_reports_offset_after_earlier_matches() {
     let out = run(&["-s", "[", "-e", "]", path.to_str().unwrap()], b"");
     assert_eq!(out.stdout.len(), 50_000 * 2);
     let err = text(&out.stderr);
-    assert!(err.contains("bad.txt") && err.contains(&format!("invalid UTF-8 at byte offset {bad_at}")), "{err}");
+    assert!(
+        err.contains("bad.txt") && err.contains(&format!("invalid UTF-8 at byte offset {bad_at}")),
+        "{err}"
+    );
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn match_longer_than_limit_fails() {
-    let out = run(&["--max-match-bytes", "4", "-s", "[", "-e", "]"], b"[ok][too long]");
+    let out = run(
+        &["--max-match-bytes", "4", "-s", "[", "-e", "]"],
+        b"[ok][too long]",
+    );
     assert_eq!(text(&out.stdout), "ok\n");
     assert!(text(&out.stderr).contains("match_too_large"));
     assert_eq!(out.status.code(), Some(2));
@@ -178,7 +216,10 @@ fn closed_pipe_ends_quietly() {
 #[test]
 fn tool_mode_answers_like_the_contract() {
     for (body, code) in [
-        (r#"{"text":"pre[one]mid[two]post","start":"[","end":"]"}"#, 0),
+        (
+            r#"{"text":"pre[one]mid[two]post","start":"[","end":"]"}"#,
+            0,
+        ),
         (r#"{"text":"a[b","start":"[","end":"]"}"#, 1),
         (r#"{"text":"a","start":"","end":"]"}"#, 2),
         ("not json", 2),
@@ -192,9 +233,15 @@ fn tool_mode_answers_like_the_contract() {
 
 #[test]
 fn tool_mode_reads_a_request_file() {
-    let path = temp("req.json", br#"{"text":"[x]","start":"[","end":"]","max_matches":1}"#);
+    let path = temp(
+        "req.json",
+        br#"{"text":"[x]","start":"[","end":"]","max_matches":1}"#,
+    );
     let out = run(&["tool", "--request", path.to_str().unwrap()], b"");
-    assert_eq!(text(&out.stdout), "{\"matches\":[\"x\"],\"truncated\":false}\n");
+    assert_eq!(
+        text(&out.stdout),
+        "{\"matches\":[\"x\"],\"truncated\":false}\n"
+    );
 }
 
 #[test]
@@ -233,7 +280,8 @@ fn two_gib_through_a_pipe_in_bounded_memory() {
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
-        let line = b"lorem ipsum dolor sit amet [a match of moderate length] consectetur\n".repeat(1000);
+        let line =
+            b"lorem ipsum dolor sit amet [a match of moderate length] consectetur\n".repeat(1000);
         let mut sent = 0u64;
         while sent < 2 << 30 {
             stdin.write_all(&line).unwrap();

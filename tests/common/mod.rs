@@ -2,6 +2,8 @@
 //! feeds the scanner under a given chunk plan.
 #![allow(dead_code)]
 
+pub mod http;
+
 use extract_between::{Capped, Collect, Collected, Markers, ScanError, Scanner};
 use quickcheck::{Arbitrary, Gen};
 

@@ -1,0 +1,527 @@
+//! The HTTP service, started as a real process on a real socket and driven over HTTP.
+
+mod common;
+
+use common::http::{
+    Server, TOOL, enc, get, post_json, read_chunk, read_head, request, start_upload, write_chunk,
+};
+use serde_json::{Value, json};
+use std::io::{BufReader, Write};
+use std::time::Duration;
+
+fn execute_url() -> String {
+    format!("{TOOL}/execute")
+}
+
+#[test]
+fn card_example_over_http() {
+    let server = Server::start(&[]);
+    let r = post_json(
+        &server,
+        r#"{"text":"pre[one]mid[two]post","start":"[","end":"]"}"#,
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(
+        r.json(),
+        json!({"matches": ["one", "two"], "truncated": false})
+    );
+    assert!(r.header("x-request-id").is_some());
+}
+
+#[test]
+fn answers_are_byte_for_byte_the_tool_modes() {
+    let server = Server::start(&[]);
+    for body in [
+        r#"{"text":"[a][b][c]","start":"[","end":"]","max_matches":2}"#,
+        r#"{"text":"😀[x","start":"[","end":"]"}"#,
+        r#"{"text":"x","start":"[","end":"]","extra":1}"#,
+    ] {
+        let r = post_json(&server, body);
+        let reply = extract_between::request::execute(body.as_bytes());
+        assert_eq!(r.text(), reply.body);
+        assert_eq!(r.status, reply.outcome.http_status());
+    }
+}
+
+#[test]
+fn works_without_a_json_content_type() {
+    // `curl -d` sends application/x-www-form-urlencoded; the body is JSON all the same.
+    let server = Server::start(&[]);
+    let r = request(
+        &server,
+        "POST",
+        &execute_url(),
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        br#"{"text":"[a]","start":"[","end":"]"}"#,
+    );
+    assert_eq!(r.status, 200);
+    let r = request(
+        &server,
+        "POST",
+        &execute_url(),
+        &[],
+        br#"{"text":"[a]","start":"[","end":"]"}"#,
+    );
+    assert_eq!(r.status, 200);
+}
+
+#[test]
+fn unclosed_start_marker_is_422_with_offset() {
+    let server = Server::start(&[]);
+    let r = post_json(&server, r#"{"text":"€€[x","start":"[","end":"]"}"#);
+    assert_eq!(r.status, 422);
+    assert_eq!(r.json()["error"]["code"], "unclosed_start_marker");
+    assert_eq!(r.json()["error"]["offset"], 2);
+}
+
+#[test]
+fn largest_text_escaped_to_a_much_larger_body_is_accepted() {
+    let server = Server::start(&[]);
+    // 256000 NUL bytes escape to "\u0000": a 1.5 MB body for a valid request.
+    let body =
+        json!({"text": "\u{0}".repeat(255_998) + "[]", "start": "[", "end": "]"}).to_string();
+    assert!(body.len() > 1_500_000);
+    let r = post_json(&server, &body);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json(), json!({"matches": [""], "truncated": false}));
+}
+
+#[test]
+fn bodies_no_valid_request_could_have_are_413() {
+    let server = Server::start(&[]);
+    let big = vec![b' '; 5 * 1024 * 1024];
+    let r = request(&server, "POST", &execute_url(), &[], &big);
+    assert_eq!(r.status, 413);
+    assert_eq!(r.json()["error"]["code"], "payload_too_large");
+}
+
+#[test]
+fn chunked_execute_body_over_the_limit_is_413() {
+    let server = Server::start(&[]);
+    let mut s = start_upload(&server, "POST", &execute_url());
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    let piece = vec![b' '; 1 << 20];
+    for _ in 0..5 {
+        if write_chunk(&mut s, &piece).is_err() {
+            break;
+        }
+    }
+    let (status, _) = read_head(&mut reader);
+    assert_eq!(status, 413);
+}
+
+/// 30+ bad requests, each with its exact code and field.
+#[test]
+fn bad_requests_get_invalid_input_naming_the_field() {
+    let server = Server::start(&[]);
+    let long_marker = "€".repeat(1366);
+    let cases: Vec<(String, Option<&str>)> = vec![
+        ("".into(), None),
+        ("{".into(), None),
+        ("[]".into(), None),
+        ("\"text\"".into(), None),
+        ("42".into(), None),
+        ("null".into(), None),
+        (
+            "{\"text\":\"a\",\"start\":\"[\",\"end\":\"]\"} trailing".into(),
+            None,
+        ),
+        (r#"{"start":"[","end":"]"}"#.into(), Some("text")),
+        (r#"{"text":"a","end":"]"}"#.into(), Some("start")),
+        (r#"{"text":"a","start":"["}"#.into(), Some("end")),
+        (
+            r#"{"text":null,"start":"[","end":"]"}"#.into(),
+            Some("text"),
+        ),
+        (r#"{"text":5,"start":"[","end":"]"}"#.into(), Some("text")),
+        (
+            r#"{"text":["a"],"start":"[","end":"]"}"#.into(),
+            Some("text"),
+        ),
+        (r#"{"text":"a","start":1,"end":"]"}"#.into(), Some("start")),
+        (
+            r#"{"text":"a","start":"[","end":false}"#.into(),
+            Some("end"),
+        ),
+        (r#"{"text":"a","start":"","end":"]"}"#.into(), Some("start")),
+        (r#"{"text":"a","start":"[","end":""}"#.into(), Some("end")),
+        (
+            json!({"text": "a", "start": long_marker, "end": "]"}).to_string(),
+            Some("start"),
+        ),
+        (
+            json!({"text": "a", "start": "[", "end": "x".repeat(4097)}).to_string(),
+            Some("end"),
+        ),
+        (
+            json!({"text": "x".repeat(256_001), "start": "[", "end": "]"}).to_string(),
+            Some("text"),
+        ),
+        (
+            r#"{"text":"\ud800","start":"[","end":"]"}"#.into(),
+            Some("text"),
+        ),
+        (
+            r#"{"text":"a","start":"\udfff","end":"]"}"#.into(),
+            Some("start"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"x\ud83d"}"#.into(),
+            Some("end"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","max_matches":0}"#.into(),
+            Some("max_matches"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","max_matches":1001}"#.into(),
+            Some("max_matches"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","max_matches":-5}"#.into(),
+            Some("max_matches"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","max_matches":1.5}"#.into(),
+            Some("max_matches"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","max_matches":"5"}"#.into(),
+            Some("max_matches"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","max_matches":true}"#.into(),
+            Some("max_matches"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","max_matches":null}"#.into(),
+            Some("max_matches"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","max_matches":1e9}"#.into(),
+            Some("max_matches"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","limit":5}"#.into(),
+            Some("limit"),
+        ),
+        (
+            r#"{"text":"a","start":"[","end":"]","text":"b"}"#.into(),
+            Some("text"),
+        ),
+    ];
+    assert!(cases.len() >= 30);
+    for (body, field) in cases {
+        let r = post_json(&server, &body);
+        let shown = &body[..body.len().min(80)];
+        assert_eq!(r.status, 400, "{shown}: {}", r.text());
+        let v = r.json();
+        assert_eq!(v["error"]["code"], "invalid_input", "{shown}");
+        assert_eq!(v["error"]["field"].as_str(), field, "{shown}");
+        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn integer_valued_float_is_accepted() {
+    let server = Server::start(&[]);
+    let r = post_json(
+        &server,
+        r#"{"text":"[a][b]","start":"[","end":"]","max_matches":1.0}"#,
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json(), json!({"matches": ["a"], "truncated": true}));
+}
+
+#[test]
+fn card_tools_health_and_openapi() {
+    let server = Server::start(&[]);
+    let card = get(&server, TOOL);
+    assert_eq!(card.status, 200);
+    assert_eq!(card.text(), extract_between::card::CARD_JSON);
+    let tools = get(&server, "/v1/tools").json();
+    assert_eq!(tools["tools"][0]["id"], "text-extract-between");
+    assert_eq!(get(&server, "/healthz").json(), json!({"status": "ok"}));
+    let doc = get(&server, "/openapi.json").json();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let card: Value = serde_json::from_str(extract_between::card::CARD_JSON).unwrap();
+    assert_eq!(doc["components"]["schemas"]["Input"], card["input_schema"]);
+    assert_eq!(
+        doc["components"]["schemas"]["Output"],
+        card["output_schema"]
+    );
+    assert!(doc["paths"][format!("{TOOL}/execute")]["post"].is_object());
+}
+
+#[test]
+fn unknown_routes_and_methods_get_the_envelope() {
+    let server = Server::start(&[]);
+    let r = get(&server, "/nope");
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].as_str()),
+        (404, Some("not_found"))
+    );
+    let r = get(&server, &execute_url());
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].as_str()),
+        (405, Some("method_not_allowed"))
+    );
+}
+
+fn ndjson(body: &[u8]) -> Vec<Value> {
+    body.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn stream_endpoint_lines_and_summary() {
+    let server = Server::start(&[]);
+    let path = format!("{TOOL}/stream?start={}&end={}", enc("「"), enc("」"));
+    let r = request(&server, "POST", &path, &[], "😀「a」b「cd」".as_bytes());
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("application/x-ndjson"));
+    assert_eq!(
+        ndjson(&r.body),
+        vec![
+            json!({"match": "a", "byte_start": 7, "byte_end": 8, "utf16_start": 3, "utf16_end": 4}),
+            json!({"match": "cd", "byte_start": 15, "byte_end": 17, "utf16_start": 7, "utf16_end": 9}),
+            json!({"done": true, "matches": 2, "truncated": false}),
+        ]
+    );
+}
+
+#[test]
+fn stream_endpoint_errors_come_after_earlier_matches() {
+    let server = Server::start(&[]);
+    let path = format!("{TOOL}/stream?start=%5B&end=%5D");
+    let lines = ndjson(&request(&server, "POST", &path, &[], b"[a] [b").body);
+    assert_eq!(lines[0]["match"], "a");
+    assert_eq!(lines[1]["error"]["code"], "unclosed_start_marker");
+    assert_eq!(lines[1]["error"]["offset"], 4);
+    let lines = ndjson(&request(&server, "POST", &path, &[], b"[a] \xff [b]").body);
+    assert_eq!(lines[0]["match"], "a");
+    assert_eq!(lines[1]["error"]["code"], "invalid_utf8");
+    assert_eq!(lines[1]["error"]["byte_offset"], 4);
+    let path = format!("{TOOL}/stream?start=%5B&end=%5D&max_match_bytes=3");
+    let lines = ndjson(&request(&server, "POST", &path, &[], b"[abc][abcd]").body);
+    assert_eq!(lines[0]["match"], "abc");
+    assert_eq!(lines[1]["error"]["code"], "match_too_large");
+}
+
+#[test]
+fn stream_endpoint_validates_its_query_before_streaming() {
+    let server = Server::start(&[]);
+    for (query, field) in [
+        ("end=%5D", "start"),
+        ("start=%5B", "end"),
+        ("start=&end=%5D", "start"),
+        ("start=%5B&end=%5D&max_matches=0", "max_matches"),
+        ("start=%5B&end=%5D&max_matches=x", "max_matches"),
+        ("start=%5B&end=%5D&max_match_bytes=0", "max_match_bytes"),
+        ("start=%5B&end=%5D&bogus=1", "bogus"),
+    ] {
+        let r = request(
+            &server,
+            "POST",
+            &format!("{TOOL}/stream?{query}"),
+            &[],
+            b"[a]",
+        );
+        assert_eq!(r.status, 400, "{query}");
+        assert_eq!(r.json()["error"]["field"], field, "{query}");
+    }
+    // max_matches above the card's 1000 is fine here: the stream has no such bound.
+    let r = request(
+        &server,
+        "POST",
+        &format!("{TOOL}/stream?start=%5B&end=%5D&max_matches=5000"),
+        &[],
+        b"[a]",
+    );
+    assert_eq!(r.status, 200);
+}
+
+/// Matches come back while the upload is still going, and once truncation is known the
+/// answer ends without waiting for (or reading) the rest of the body.
+#[test]
+fn stream_answers_before_the_upload_ends() {
+    let server = Server::start(&[]);
+    let mut s = start_upload(
+        &server,
+        "POST",
+        &format!("{TOOL}/stream?start=%5B&end=%5D&max_matches=2"),
+    );
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    write_chunk(&mut s, b"[a][b]").unwrap();
+    write_chunk(&mut s, b"[c] and the body never ends").unwrap();
+    let (status, _) = read_head(&mut reader);
+    assert_eq!(status, 200);
+    let mut body = Vec::new();
+    while let Some(chunk) = read_chunk(&mut reader) {
+        body.extend_from_slice(&chunk);
+    }
+    let lines = ndjson(&body);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        lines[2],
+        json!({"done": true, "matches": 2, "truncated": true})
+    );
+}
+
+#[test]
+fn stream_idle_upload_times_out() {
+    let server = Server::start(&["--idle-timeout", "1"]);
+    let mut s = start_upload(&server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    write_chunk(&mut s, b"[a] [b").unwrap();
+    let (status, _) = read_head(&mut reader);
+    assert_eq!(status, 200);
+    let mut body = Vec::new();
+    while let Some(chunk) = read_chunk(&mut reader) {
+        body.extend_from_slice(&chunk);
+    }
+    let lines = ndjson(&body);
+    assert_eq!(lines[0]["match"], "a");
+    assert_eq!(lines[1]["error"]["code"], "request_timeout");
+}
+
+#[test]
+fn slow_headers_are_cut_off() {
+    let server = Server::start(&["--header-timeout", "1"]);
+    let mut s = server.connect();
+    s.write_all(b"POST / HTTP/1.1\r\nHost: x\r\n").unwrap();
+    // The server must close the connection (possibly after a 408) well before this
+    // read timeout; a read that times out instead fails the test.
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut buf = Vec::new();
+    let closed = std::io::Read::read_to_end(&mut s, &mut buf);
+    assert!(closed.is_ok(), "connection still open: {closed:?}");
+    assert!(
+        buf.is_empty() || String::from_utf8_lossy(&buf).contains("408"),
+        "{buf:?}"
+    );
+    let still_up = get(&server, "/healthz");
+    assert_eq!(still_up.status, 200);
+}
+
+#[test]
+fn too_many_streams_get_503() {
+    let server = Server::start(&["--max-streams", "1"]);
+    let mut first = start_upload(&server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
+    write_chunk(&mut first, b"[a]").unwrap();
+    let mut reader = BufReader::new(first.try_clone().unwrap());
+    assert_eq!(read_head(&mut reader).0, 200);
+    let r = request(
+        &server,
+        "POST",
+        &format!("{TOOL}/stream?start=%5B&end=%5D"),
+        &[],
+        b"[b]",
+    );
+    assert_eq!(r.status, 503);
+    assert_eq!(r.json()["error"]["code"], "overloaded");
+    // Finishing the first frees its place.
+    write_chunk(&mut first, b"").unwrap();
+    while read_chunk(&mut reader).is_some() {}
+    let r = request(
+        &server,
+        "POST",
+        &format!("{TOOL}/stream?start=%5B&end=%5D"),
+        &[],
+        b"[b]",
+    );
+    assert_eq!(r.status, 200);
+}
+
+#[test]
+fn sigterm_lets_in_flight_requests_finish() {
+    let mut server = Server::start(&[]);
+    let mut s = start_upload(&server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    write_chunk(&mut s, b"[a]").unwrap();
+    assert_eq!(read_head(&mut reader).0, 200);
+    let pid = server.child.id().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    // Still running: the upload is in flight.
+    assert!(server.child.try_wait().unwrap().is_none());
+    write_chunk(&mut s, b"[b]").unwrap();
+    write_chunk(&mut s, b"").unwrap();
+    let mut body = Vec::new();
+    while let Some(chunk) = read_chunk(&mut reader) {
+        body.extend_from_slice(&chunk);
+    }
+    assert_eq!(
+        ndjson(&body).last().unwrap(),
+        &json!({"done": true, "matches": 2, "truncated": false})
+    );
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}
+
+/// ≥ 256 MiB uploaded in small chunks while the NDJSON lines are checked; the server's
+/// peak RSS stays bounded.
+#[test]
+fn large_chunked_upload_in_bounded_memory() {
+    let server = Server::start(&[]);
+    let mut s = start_upload(&server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    const TOTAL: usize = 256 << 20;
+    // A 4 KiB block with one match in it; chunks of 1000 bytes split it everywhere.
+    let mut block = vec![b'.'; 4096];
+    block[100..110].copy_from_slice(b"[match-01]");
+    let expected_matches = TOTAL / block.len();
+    let writer = std::thread::spawn(move || {
+        let mut sent = 0;
+        let stream: Vec<u8> = block.repeat(64);
+        while sent < TOTAL {
+            for piece in stream.chunks(1000) {
+                write_chunk(&mut s, piece).unwrap();
+            }
+            sent += stream.len();
+        }
+        write_chunk(&mut s, b"").unwrap();
+    });
+    assert_eq!(read_head(&mut reader).0, 200);
+    let mut count = 0usize;
+    let mut carry = Vec::new();
+    let mut summary = Value::Null;
+    let mut peak = 0;
+    while let Some(chunk) = read_chunk(&mut reader) {
+        carry.extend_from_slice(&chunk);
+        let mut start = 0;
+        while let Some(nl) = carry[start..].iter().position(|&b| b == b'\n') {
+            let line: Value = serde_json::from_slice(&carry[start..start + nl]).unwrap();
+            if line.get("match").is_some() {
+                assert_eq!(line["match"], "match-01");
+                assert_eq!(line["byte_start"], (count * 4096 + 101) as u64);
+                count += 1;
+            } else {
+                summary = line;
+            }
+            start += nl + 1;
+        }
+        carry.drain(..start);
+        if count % 8192 == 0 {
+            peak = peak.max(server.peak_rss_kib());
+        }
+    }
+    writer.join().unwrap();
+    peak = peak.max(server.peak_rss_kib());
+    assert_eq!(count, expected_matches);
+    assert_eq!(
+        summary,
+        json!({"done": true, "matches": expected_matches, "truncated": false})
+    );
+    eprintln!("server peak RSS {peak} KiB after {} MiB", TOTAL >> 20);
+    assert!(peak < 64 * 1024, "server peak RSS {peak} KiB");
+}
