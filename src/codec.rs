@@ -100,9 +100,9 @@ impl ExtractCodec {
     ///
     /// ```
     /// # let codec = extract_between::codec::ExtractCodec::new(&extract_between::Markers::new("[", "]").unwrap(), Default::default());
-    /// assert_eq!(codec.buffered(), 0);
+    /// assert_eq!(codec.buffered_bytes(), 0);
     /// ```
-    pub fn buffered(&self) -> usize {
+    pub fn buffered_bytes(&self) -> usize {
         self.scanner.buffered() + self.sink.get_ref().held()
     }
 

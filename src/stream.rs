@@ -432,9 +432,9 @@ impl<S> MatchStream<S> {
     ///
     /// ```
     /// # use extract_between::stream::MatchStream;
-    /// # fn f<S>(s: &MatchStream<S>) -> usize { s.buffered() }
+    /// # fn f<S>(s: &MatchStream<S>) -> usize { s.buffered_bytes() }
     /// ```
-    pub fn buffered(&self) -> usize {
+    pub fn buffered_bytes(&self) -> usize {
         self.scanner.buffered() + self.sink.get_ref().held()
     }
 
