@@ -1,1 +1,83 @@
-fn main() {}
+//! The core against a plain baseline, in the same run: a two-`memmem::Finder` loop collecting
+//! slices (written here), one-shot `extract`, and the scanner fed 8 KiB and 64 KiB chunks.
+//!
+//! `cargo bench --bench core` prints the ratio table at the end.
+
+mod corpus;
+
+use core::ops::ControlFlow;
+use criterion::{Criterion, Throughput};
+use extract_between::{Extractor, Markers, Pos, Scanner, Sink};
+use memchr::memmem;
+use std::hint::black_box;
+use std::time::Duration;
+
+/// The bar: two finders in a loop, collecting borrowed slices.
+fn baseline<'t>(text: &'t str, start: &memmem::Finder<'_>, end: &memmem::Finder<'_>) -> Vec<&'t str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while let Some(s) = start.find(&b[pos..]) {
+        let cs = pos + s + start.needle().len();
+        let Some(e) = end.find(&b[cs..]) else { break };
+        out.push(&text[cs..cs + e]);
+        pos = cs + e + end.needle().len();
+    }
+    out
+}
+
+/// Records each match's content span: the scanner's equivalent of collecting slices.
+struct Spans(Vec<(u64, u64)>, u64);
+impl Sink for Spans {
+    fn open(&mut self, _: Pos, content: Pos) -> ControlFlow<()> {
+        self.1 = content.byte;
+        ControlFlow::Continue(())
+    }
+    fn content(&mut self, _: &[u8]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    fn close(&mut self, end: Pos, _: Pos) -> ControlFlow<()> {
+        self.0.push((self.1, end.byte));
+        ControlFlow::Continue(())
+    }
+}
+
+fn scan_chunks(markers: &Markers, text: &[u8], chunk: usize) -> usize {
+    let mut scanner = Scanner::new(markers);
+    let mut spans = Spans(Vec::new(), 0);
+    for piece in text.chunks(chunk) {
+        let _ = scanner.feed(piece, &mut spans);
+    }
+    let _ = scanner.finish(&mut spans);
+    spans.0.len()
+}
+
+fn main() {
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+    let corpora = corpus::all();
+    for (name, (text, start, end)) in &corpora {
+        let markers = Markers::new(*start, *end).unwrap();
+        let ex = Extractor::new(&markers).unlimited();
+        let (fs, fe) = (memmem::Finder::new(start), memmem::Finder::new(end));
+        let expected = baseline(text, &fs, &fe).len();
+        assert_eq!(ex.extract(text).unwrap().matches.len(), expected);
+        assert_eq!(scan_chunks(&markers, text.as_bytes(), 8192), expected);
+        let mut g = c.benchmark_group(*name);
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function("baseline", |b| b.iter(|| baseline(black_box(text), &fs, &fe).len()));
+        g.bench_function("extract", |b| b.iter(|| ex.extract(black_box(text)).map(|o| o.matches.len())));
+        g.bench_function("scanner_8k", |b| b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 8 << 10)));
+        g.bench_function("scanner_64k", |b| b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 64 << 10)));
+        g.finish();
+    }
+    c.final_summary();
+    let sizes: Vec<(&str, usize)> = corpora.iter().map(|(n, (t, _, _))| (*n, t.len())).collect();
+    let bytes = |g: &str| sizes.iter().find(|(n, _)| *n == g).map_or(1, |(_, s)| *s);
+    let groups = ["dense", "sparse", "unicode", "none"];
+    corpus::report("core", &groups, &["baseline", "extract", "scanner_8k", "scanner_64k"], "baseline", &bytes);
+    corpus::report("core", &groups, &["scanner_8k", "scanner_64k"], "extract", &bytes);
+}

@@ -169,6 +169,21 @@ impl Extractor {
         self
     }
 
+    /// Lifts the card's limits for library use: no text limit and no cap on matches.
+    /// The JSON contract never does this.
+    ///
+    /// ```
+    /// let ex = extract_between::Extractor::new(&extract_between::Markers::new("[", "]").unwrap());
+    /// let text = "[x]".repeat(200_000);
+    /// let out = ex.unlimited().extract(&text).unwrap();
+    /// assert_eq!((out.matches.len(), out.truncated), (200_000, false));
+    /// ```
+    pub fn unlimited(mut self) -> Extractor {
+        self.max_matches = usize::MAX;
+        self.max_text_bytes = None;
+        self
+    }
+
     /// Extracts from `text`.
     ///
     /// # Errors

@@ -1,0 +1,56 @@
+//! The Stream adapter and the codec over the core corpora in 8 KiB chunks, against one-shot
+//! `extract` in the same run. `cargo bench --bench adapters` prints the ratio table.
+
+mod corpus;
+
+use bytes::Bytes;
+use criterion::{Criterion, Throughput};
+use extract_between::codec::ExtractCodec;
+use extract_between::stream::{Options, matches};
+use extract_between::{Extractor, Markers};
+use futures::StreamExt;
+use std::hint::black_box;
+use std::time::Duration;
+use tokio_util::codec::FramedRead;
+
+const CHUNK: usize = 8 << 10;
+
+fn stream_count(markers: &Markers, text: &Bytes) -> usize {
+    let chunks = (0..text.len()).step_by(CHUNK).map(|at| Ok::<_, std::io::Error>(text.slice(at..(at + CHUNK).min(text.len()))));
+    let s = matches(futures::stream::iter(chunks), markers, Options::default());
+    futures::executor::block_on(s.fold(0, |n, m| async move { n + usize::from(m.is_ok()) }))
+}
+
+fn codec_count(markers: &Markers, text: &[u8]) -> usize {
+    let framed = FramedRead::with_capacity(text, ExtractCodec::new(markers, Options::default()), CHUNK);
+    futures::executor::block_on(framed.fold(0, |n, m| async move { n + usize::from(m.is_ok()) }))
+}
+
+fn main() {
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+    let corpora = corpus::all();
+    for (name, (text, start, end)) in &corpora {
+        let markers = Markers::new(*start, *end).unwrap();
+        let ex = Extractor::new(&markers).unlimited();
+        let bytes = Bytes::from(text.clone());
+        let expected = ex.extract(text).unwrap().matches.len();
+        assert_eq!(stream_count(&markers, &bytes), expected);
+        assert_eq!(codec_count(&markers, text.as_bytes()), expected);
+        let group = format!("adapters-{name}");
+        let mut g = c.benchmark_group(&group);
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function("extract", |b| b.iter(|| ex.extract(black_box(text)).map(|o| o.matches.len())));
+        g.bench_function("stream_8k", |b| b.iter(|| stream_count(&markers, black_box(&bytes))));
+        g.bench_function("codec_8k", |b| b.iter(|| codec_count(&markers, black_box(text.as_bytes()))));
+        g.finish();
+    }
+    c.final_summary();
+    let sizes: Vec<(String, usize)> = corpora.iter().map(|(n, (t, _, _))| (format!("adapters-{n}"), t.len())).collect();
+    let bytes = |g: &str| sizes.iter().find(|(n, _)| n == g).map_or(1, |(_, s)| *s);
+    let groups = ["adapters-dense", "adapters-sparse", "adapters-unicode", "adapters-none"];
+    corpus::report("adapters", &groups, &["extract", "stream_8k", "codec_8k"], "extract", &bytes);
+}
