@@ -1,6 +1,7 @@
 //! The Stream adapter and the codec over the core corpora in 8 KiB chunks, against one-shot
 //! `extract` in the same run. `cargo bench --bench adapters` prints the ratio table.
 
+#[path = "support/corpus.rs"]
 mod corpus;
 
 use bytes::Bytes;
@@ -16,13 +17,16 @@ use tokio_util::codec::FramedRead;
 const CHUNK: usize = 8 << 10;
 
 fn stream_count(markers: &Markers, text: &Bytes) -> usize {
-    let chunks = (0..text.len()).step_by(CHUNK).map(|at| Ok::<_, std::io::Error>(text.slice(at..(at + CHUNK).min(text.len()))));
+    let chunks = (0..text.len())
+        .step_by(CHUNK)
+        .map(|at| Ok::<_, std::io::Error>(text.slice(at..(at + CHUNK).min(text.len()))));
     let s = matches(futures::stream::iter(chunks), markers, Options::default());
     futures::executor::block_on(s.fold(0, |n, m| async move { n + usize::from(m.is_ok()) }))
 }
 
 fn codec_count(markers: &Markers, text: &[u8]) -> usize {
-    let framed = FramedRead::with_capacity(text, ExtractCodec::new(markers, Options::default()), CHUNK);
+    let framed =
+        FramedRead::with_capacity(text, ExtractCodec::new(markers, Options::default()), CHUNK);
     futures::executor::block_on(framed.fold(0, |n, m| async move { n + usize::from(m.is_ok()) }))
 }
 
@@ -43,14 +47,34 @@ fn main() {
         let group = format!("adapters-{name}");
         let mut g = c.benchmark_group(&group);
         g.throughput(Throughput::Bytes(text.len() as u64));
-        g.bench_function("extract", |b| b.iter(|| ex.extract(black_box(text)).map(|o| o.matches.len())));
-        g.bench_function("stream_8k", |b| b.iter(|| stream_count(&markers, black_box(&bytes))));
-        g.bench_function("codec_8k", |b| b.iter(|| codec_count(&markers, black_box(text.as_bytes()))));
+        g.bench_function("extract", |b| {
+            b.iter(|| ex.extract(black_box(text)).map(|o| o.matches.len()))
+        });
+        g.bench_function("stream_8k", |b| {
+            b.iter(|| stream_count(&markers, black_box(&bytes)))
+        });
+        g.bench_function("codec_8k", |b| {
+            b.iter(|| codec_count(&markers, black_box(text.as_bytes())))
+        });
         g.finish();
     }
     c.final_summary();
-    let sizes: Vec<(String, usize)> = corpora.iter().map(|(n, (t, _, _))| (format!("adapters-{n}"), t.len())).collect();
+    let sizes: Vec<(String, usize)> = corpora
+        .iter()
+        .map(|(n, (t, _, _))| (format!("adapters-{n}"), t.len()))
+        .collect();
     let bytes = |g: &str| sizes.iter().find(|(n, _)| n == g).map_or(1, |(_, s)| *s);
-    let groups = ["adapters-dense", "adapters-sparse", "adapters-unicode", "adapters-none"];
-    corpus::report("adapters", &groups, &["extract", "stream_8k", "codec_8k"], "extract", &bytes);
+    let groups = [
+        "adapters-dense",
+        "adapters-sparse",
+        "adapters-unicode",
+        "adapters-none",
+    ];
+    corpus::report(
+        "adapters",
+        &groups,
+        &["extract", "stream_8k", "codec_8k"],
+        "extract",
+        &bytes,
+    );
 }

@@ -3,6 +3,7 @@
 //!
 //! `cargo bench --bench core` prints the ratio table at the end.
 
+#[path = "support/corpus.rs"]
 mod corpus;
 
 use core::ops::ControlFlow;
@@ -13,7 +14,11 @@ use std::hint::black_box;
 use std::time::Duration;
 
 /// The bar: two finders in a loop, collecting borrowed slices.
-fn baseline<'t>(text: &'t str, start: &memmem::Finder<'_>, end: &memmem::Finder<'_>) -> Vec<&'t str> {
+fn baseline<'t>(
+    text: &'t str,
+    start: &memmem::Finder<'_>,
+    end: &memmem::Finder<'_>,
+) -> Vec<&'t str> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut pos = 0;
@@ -68,16 +73,36 @@ fn main() {
         assert_eq!(scan_chunks(&markers, text.as_bytes(), 8192), expected);
         let mut g = c.benchmark_group(*name);
         g.throughput(Throughput::Bytes(text.len() as u64));
-        g.bench_function("baseline", |b| b.iter(|| baseline(black_box(text), &fs, &fe).len()));
-        g.bench_function("extract", |b| b.iter(|| ex.extract(black_box(text)).map(|o| o.matches.len())));
-        g.bench_function("scanner_8k", |b| b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 8 << 10)));
-        g.bench_function("scanner_64k", |b| b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 64 << 10)));
+        g.bench_function("baseline", |b| {
+            b.iter(|| baseline(black_box(text), &fs, &fe).len())
+        });
+        g.bench_function("extract", |b| {
+            b.iter(|| ex.extract(black_box(text)).map(|o| o.matches.len()))
+        });
+        g.bench_function("scanner_8k", |b| {
+            b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 8 << 10))
+        });
+        g.bench_function("scanner_64k", |b| {
+            b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 64 << 10))
+        });
         g.finish();
     }
     c.final_summary();
     let sizes: Vec<(&str, usize)> = corpora.iter().map(|(n, (t, _, _))| (*n, t.len())).collect();
     let bytes = |g: &str| sizes.iter().find(|(n, _)| *n == g).map_or(1, |(_, s)| *s);
     let groups = ["dense", "sparse", "unicode", "none"];
-    corpus::report("core", &groups, &["baseline", "extract", "scanner_8k", "scanner_64k"], "baseline", &bytes);
-    corpus::report("core", &groups, &["scanner_8k", "scanner_64k"], "extract", &bytes);
+    corpus::report(
+        "core",
+        &groups,
+        &["baseline", "extract", "scanner_8k", "scanner_64k"],
+        "baseline",
+        &bytes,
+    );
+    corpus::report(
+        "core",
+        &groups,
+        &["scanner_8k", "scanner_64k"],
+        "extract",
+        &bytes,
+    );
 }

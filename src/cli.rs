@@ -271,7 +271,7 @@ fn open(path: &PathBuf) -> io::Result<Input> {
     }
     Ok(Input {
         name: path.display().to_string(),
-        size: meta.is_file().then(|| meta.len()),
+        size: meta.is_file().then_some(meta.len()),
         reader: Box::new(file),
     })
 }

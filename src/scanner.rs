@@ -29,7 +29,7 @@
 //! stops the scan with its offset, after every match completed before it was reported.
 
 use crate::markers::Markers;
-use crate::utf8::{sequence_len, utf16_len};
+use crate::utf8::{check, sequence_len, utf16_len};
 use core::fmt;
 use core::ops::ControlFlow;
 use memchr::memmem;
@@ -326,26 +326,21 @@ impl Scanner {
                 }
             }
         }
-        match std::str::from_utf8(chunk) {
-            Ok(_) => Ok(self.scan(chunk, sink)),
-            Err(e) => {
-                let (valid, rest) = chunk.split_at(e.valid_up_to());
-                if self.scan(valid, sink).is_break() {
-                    return Ok(ControlFlow::Break(()));
-                }
-                if e.error_len().is_none() {
-                    // A character cut by the end of the chunk (at most 3 bytes): keep it.
-                    self.pending[..rest.len()].copy_from_slice(rest);
-                    self.pending_len = rest.len();
-                    Ok(ControlFlow::Continue(()))
-                } else {
-                    Err(self.fail(ScanError::InvalidUtf8 {
-                        offset: self.scanned.byte,
-                        incomplete: false,
-                    }))
-                }
-            }
+        let checked = check(chunk);
+        let (valid, rest) = chunk.split_at(checked.complete);
+        if self.scan(valid, sink).is_break() {
+            return Ok(ControlFlow::Break(()));
         }
+        if checked.invalid {
+            return Err(self.fail(ScanError::InvalidUtf8 {
+                offset: self.scanned.byte,
+                incomplete: false,
+            }));
+        }
+        // A character cut by the end of the chunk (at most 3 bytes): keep it.
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.pending_len = rest.len();
+        Ok(ControlFlow::Continue(()))
     }
 
     /// Ends the input.
@@ -449,7 +444,7 @@ impl Scanner {
 
     /// Scans `data`, which is valid UTF-8 made of whole characters.
     fn scan<S: Sink + ?Sized>(&mut self, data: &[u8], sink: &mut S) -> ControlFlow<()> {
-        let mut at = Counter::new(self.scanned);
+        let mut at = Counter::new(self.scanned, data.is_ascii());
         let flow = self.scan_inner(data, sink, &mut at);
         self.scanned = at.pos(data, data.len());
         if flow.is_break() {
@@ -558,19 +553,28 @@ struct Counter {
     base: Pos,
     counted: usize,
     utf16: u64,
+    /// The slice is ASCII: one unit per byte, nothing to count.
+    ascii: bool,
 }
 
 impl Counter {
-    fn new(base: Pos) -> Counter {
+    fn new(base: Pos, ascii: bool) -> Counter {
         Counter {
             base,
             counted: 0,
             utf16: base.utf16,
+            ascii,
         }
     }
 
     /// Position of `data[x]`; `x` never decreases between calls.
     fn pos(&mut self, data: &[u8], x: usize) -> Pos {
+        if self.ascii {
+            return Pos {
+                byte: self.base.byte + x as u64,
+                utf16: self.base.utf16 + x as u64,
+            };
+        }
         self.utf16 += utf16_len(&data[self.counted..x]);
         self.counted = x;
         Pos {

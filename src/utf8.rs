@@ -21,27 +21,99 @@
 /// assert_eq!(utf16_len(&b[..1]) + utf16_len(&b[1..]), 2);
 /// ```
 pub fn utf16_len(bytes: &[u8]) -> u64 {
-    // Blocks of 64 bytes keep the per-lane accumulators (at most 2 per byte) inside a u8 and
-    // let the compiler vectorise the inner loop; an ASCII block is the common fast case.
-    let mut total = 0u64;
-    let mut blocks = bytes.chunks_exact(64);
-    for block in &mut blocks {
-        if block.is_ascii() {
-            total += 64;
-            continue;
-        }
-        total += u64::from(count_block(block));
+    // Units = bytes − continuation bytes + four-byte leads. Each byte contributes −1, 0 or +1
+    // to that correction; 32 independent i8 lanes, flushed before they can overflow, let the
+    // compiler vectorise the loop.
+    let mut chunks = bytes.chunks_exact(32);
+    let mut correction = lanes_correction_exact(&mut chunks);
+    for &b in chunks.remainder() {
+        correction += i64::from(byte_correction(b));
     }
-    total + u64::from(count_block(blocks.remainder()))
+    // Never negative: every continuation byte follows a lead byte counted as +0 or +1.
+    (bytes.len() as i64 + correction).max(0) as u64
 }
 
-fn count_block(block: &[u8]) -> u32 {
-    let mut n = 0u32;
-    for &b in block {
-        // Not a continuation byte: starts a character (one unit). A four-byte lead: one more.
-        n += u32::from((b as i8) >= -0x40) + u32::from(b >= 0xF0);
+fn lanes_correction_exact(chunks: &mut core::slice::ChunksExact<'_, u8>) -> i64 {
+    let mut acc = [0i8; 32];
+    let mut rounds = 0;
+    let mut total = 0i64;
+    for chunk in chunks {
+        for (a, &b) in acc.iter_mut().zip(chunk) {
+            *a += byte_correction(b);
+        }
+        rounds += 1;
+        if rounds == 127 {
+            total += acc.iter().map(|&a| i64::from(a)).sum::<i64>();
+            acc = [0; 32];
+            rounds = 0;
+        }
     }
-    n
+    total + acc.iter().map(|&a| i64::from(a)).sum::<i64>()
+}
+
+#[inline(always)]
+fn byte_correction(b: u8) -> i8 {
+    // +1 for a four-byte lead (11110xxx), −1 for a continuation byte (10xxxxxx).
+    i8::from(b >= 0xF0) - i8::from((b as i8) < -0x40)
+}
+
+/// The result of [`check`]: how much of a chunk is whole, valid characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// Length of the prefix made of whole, valid characters.
+    pub complete: usize,
+    /// Whether the bytes after `complete` are invalid (rather than the start of a character
+    /// cut by the end of the chunk, at most 3 bytes).
+    pub invalid: bool,
+}
+
+/// Validates a chunk of UTF-8 that may end inside a character.
+///
+/// Fast path: SIMD validation (simdutf8) of everything up to the last character boundary;
+/// the precise error position is only computed (with `std`) when the chunk is invalid.
+///
+/// ```
+/// use extract_between::utf8::{check, Checked};
+/// let b = "a€".as_bytes();
+/// assert_eq!(check(b), Checked { complete: 4, invalid: false });
+/// assert_eq!(check(&b[..3]), Checked { complete: 1, invalid: false }); // "€" cut
+/// assert_eq!(check(b"ab\xffc"), Checked { complete: 2, invalid: true });
+/// ```
+pub fn check(bytes: &[u8]) -> Checked {
+    // Where a character cut by the end of the chunk would begin.
+    let mut cut = bytes.len();
+    for back in 1..=bytes.len().min(3) {
+        let b = bytes[bytes.len() - back];
+        if (b as i8) >= -0x40 {
+            // A lead or ASCII byte: cut before it if its sequence runs past the end.
+            if sequence_len(b).is_some_and(|n| n > back) {
+                cut = bytes.len() - back;
+            }
+            break;
+        }
+    }
+    if simdutf8::basic::from_utf8(&bytes[..cut]).is_ok() {
+        return match std::str::from_utf8(&bytes[cut..]) {
+            Ok(_) => Checked {
+                complete: bytes.len(),
+                invalid: false,
+            },
+            Err(e) => Checked {
+                complete: cut + e.valid_up_to(),
+                invalid: e.error_len().is_some(),
+            },
+        };
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(_) => Checked {
+            complete: bytes.len(),
+            invalid: false,
+        },
+        Err(e) => Checked {
+            complete: e.valid_up_to(),
+            invalid: e.error_len().is_some(),
+        },
+    }
 }
 
 /// Total length in bytes of the UTF-8 sequence that begins with the lead byte `lead`, or

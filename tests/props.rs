@@ -100,7 +100,7 @@ fn invalid_utf8_reports_offset_after_earlier_matches() {
             .rev()
             .find(|&i| c.text.is_char_boundary(i))
             .unwrap_or(0);
-        let bad = if bad % 2 == 0 {
+        let bad = if bad.is_multiple_of(2) {
             0xFF
         } else {
             0x80 | (bad & 0x3F)
@@ -121,4 +121,43 @@ fn invalid_utf8_reports_offset_after_earlier_matches() {
         )
     }
     qc().quickcheck(prop as fn(Case, usize, u8) -> TestResult);
+}
+
+/// The vectorised UTF-16 count equals `encode_utf16().count()` for any string, and is
+/// additive over any byte split.
+#[test]
+fn utf16_len_equals_encode_utf16() {
+    fn prop(s: String, cut: usize) -> bool {
+        let b = s.as_bytes();
+        let cut = cut % (b.len() + 1);
+        let n = extract_between::utf8::utf16_len(b);
+        n == s.encode_utf16().count() as u64
+            && extract_between::utf8::utf16_len(&b[..cut])
+                + extract_between::utf8::utf16_len(&b[cut..])
+                == n
+    }
+    QuickCheck::new()
+        .tests(5000)
+        .quickcheck(prop as fn(String, usize) -> bool);
+}
+
+/// `check` agrees with `std::str::from_utf8` on arbitrary bytes, including chunks cut inside
+/// characters.
+#[test]
+fn check_agrees_with_std() {
+    fn prop(bytes: Vec<u8>, s: String, cut: usize) -> bool {
+        let mut all = s.into_bytes();
+        all.extend_from_slice(&bytes);
+        let cut = cut % (all.len() + 1);
+        [&all[..], &all[..cut]].iter().all(|b| {
+            let got = extract_between::utf8::check(b);
+            match std::str::from_utf8(b) {
+                Ok(_) => got.complete == b.len() && !got.invalid,
+                Err(e) => got.complete == e.valid_up_to() && got.invalid == e.error_len().is_some(),
+            }
+        })
+    }
+    QuickCheck::new()
+        .tests(5000)
+        .quickcheck(prop as fn(Vec<u8>, String, usize) -> bool);
 }

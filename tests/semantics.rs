@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{scan, utf16};
+use common::scan;
 use extract_between::card::{self, CARD_JSON};
 use extract_between::{
     ExtractError, Extractor, MarkerError, Markers, Pos, ScanError, Which, extract, reference,

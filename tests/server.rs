@@ -511,7 +511,7 @@ fn large_chunked_upload_in_bounded_memory() {
             start += nl + 1;
         }
         carry.drain(..start);
-        if count % 8192 == 0 {
+        if count.is_multiple_of(8192) {
             peak = peak.max(server.peak_rss_kib());
         }
     }

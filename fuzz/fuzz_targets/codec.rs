@@ -22,8 +22,16 @@ struct Trickle {
 }
 
 impl AsyncRead for Trickle {
-    fn poll_read(mut self: Pin<&mut Self>, _: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        let want = if self.plan.is_empty() { usize::MAX } else { self.plan[self.k % self.plan.len()] };
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let want = if self.plan.is_empty() {
+            usize::MAX
+        } else {
+            self.plan[self.k % self.plan.len()]
+        };
         let n = want.min(self.data.len() - self.at).min(buf.remaining());
         self.k += 1;
         let at = self.at;
@@ -85,14 +93,23 @@ fuzz_target!(|data: &[u8]| {
     if let Some(n) = case.max_matches {
         options = options.max_matches(n);
     }
-    let reader = Trickle { data: case.text.clone(), at: 0, plan: case.plan.clone(), k: 0 };
+    let reader = Trickle {
+        data: case.text.clone(),
+        at: 0,
+        plan: case.plan.clone(),
+        k: 0,
+    };
     let mut framed = FramedRead::new(reader, ExtractCodec::new(&markers, options));
     let mut got = Vec::new();
     let mut got_error: Option<ScanError> = None;
     futures::executor::block_on(async {
         while let Some(item) = framed.next().await {
             match item {
-                Ok(m) => got.push((m.as_str().to_owned(), m.byte_range().start, m.utf16_range().end)),
+                Ok(m) => got.push((
+                    m.as_str().to_owned(),
+                    m.byte_range().start,
+                    m.utf16_range().end,
+                )),
                 Err(Error::Scan(e)) => got_error = Some(e),
                 Err(e) => panic!("unexpected {e} for {case:?}"),
             }

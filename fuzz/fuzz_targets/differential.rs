@@ -3,8 +3,8 @@
 //! `truncated`, error kind and offset.
 #![no_main]
 
-use extract_between::{Capped, Collect, ExtractError, Extractor, Markers, ScanError, Scanner};
 use extract_between::reference;
+use extract_between::{Capped, Collect, ExtractError, Extractor, Markers, ScanError, Scanner};
 use libfuzzer_sys::fuzz_target;
 
 /// The decoded case; its Debug output is a pasteable reproducer.
@@ -33,7 +33,11 @@ fn decode(data: &[u8]) -> Option<Case> {
     let (plan, text) = data.split_at(plan_len);
     // Equal markers are interesting; a flag bit makes them common.
     let start = String::from_utf8_lossy(start).into_owned();
-    let end = if lens & 0x80 != 0 { start.clone() } else { String::from_utf8_lossy(end).into_owned() };
+    let end = if lens & 0x80 != 0 {
+        start.clone()
+    } else {
+        String::from_utf8_lossy(end).into_owned()
+    };
     Some(Case {
         text: text.to_vec(),
         start,
@@ -57,7 +61,11 @@ fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize]) -> Seen {
     let mut k = 0;
     let mut error = None;
     while !rest.is_empty() {
-        let n = if plan.is_empty() { rest.len() } else { plan[k % plan.len()].min(rest.len()) };
+        let n = if plan.is_empty() {
+            rest.len()
+        } else {
+            plan[k % plan.len()].min(rest.len())
+        };
         k += 1;
         let (chunk, tail) = rest.split_at(n);
         rest = tail;
@@ -98,7 +106,10 @@ fuzz_target!(|data: &[u8]| {
         }
         return;
     };
-    let ex = Extractor::new(&markers).max_matches(case.max_matches).unwrap().max_text_bytes(None);
+    let ex = Extractor::new(&markers)
+        .max_matches(case.max_matches)
+        .unwrap()
+        .max_text_bytes(None);
     let reference = reference::extract(text, &case.start, &case.end, case.max_matches);
     match ex.extract(text) {
         Ok(out) => {
@@ -108,18 +119,30 @@ fuzz_target!(|data: &[u8]| {
                 .iter()
                 .map(|m| {
                     let at = m.as_ptr() as usize - base;
-                    (m.to_string(), at as u64, text[..at].encode_utf16().count() as u64)
+                    (
+                        m.to_string(),
+                        at as u64,
+                        text[..at].encode_utf16().count() as u64,
+                    )
                 })
                 .collect();
             assert_eq!(whole.matches, expected, "{case:?}");
             assert_eq!(whole.truncated, out.truncated, "{case:?}");
             assert_eq!(whole.error, None, "{case:?}");
             let theirs = reference.expect("reference agrees it is closed");
-            let ours: Vec<Vec<u16>> = out.matches.iter().map(|m| m.encode_utf16().collect()).collect();
+            let ours: Vec<Vec<u16>> = out
+                .matches
+                .iter()
+                .map(|m| m.encode_utf16().collect())
+                .collect();
             assert_eq!((ours, out.truncated), theirs, "{case:?}");
         }
         Err(ExtractError::Unclosed { marker, .. }) => {
-            assert_eq!(whole.error, Some(ScanError::Unclosed { marker }), "{case:?}");
+            assert_eq!(
+                whole.error,
+                Some(ScanError::Unclosed { marker }),
+                "{case:?}"
+            );
             assert_eq!(reference, Err(marker.utf16 as usize), "{case:?}");
         }
         Err(e) => panic!("unexpected {e} for {case:?}"),

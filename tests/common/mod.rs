@@ -2,6 +2,7 @@
 //! feeds the scanner under a given chunk plan.
 #![allow(dead_code)]
 
+#[cfg(feature = "server")]
 pub mod http;
 
 use extract_between::{Capped, Collect, Collected, Markers, ScanError, Scanner};

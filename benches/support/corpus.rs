@@ -7,7 +7,10 @@ pub const SIZE: usize = 16 << 20;
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {
@@ -16,11 +19,39 @@ impl Lcg {
 }
 
 const WORDS: &[&str] = &[
-    "lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do",
-    "eiusmod", "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua",
+    "lorem",
+    "ipsum",
+    "dolor",
+    "sit",
+    "amet",
+    "consectetur",
+    "adipiscing",
+    "elit",
+    "sed",
+    "do",
+    "eiusmod",
+    "tempor",
+    "incididunt",
+    "ut",
+    "labore",
+    "et",
+    "dolore",
+    "magna",
+    "aliqua",
 ];
 
-const CJK: &[&str] = &["東京", "日本語", "文字列", "抽出", "検索", "テキスト", "データ", "処理", "、", "。"];
+const CJK: &[&str] = &[
+    "東京",
+    "日本語",
+    "文字列",
+    "抽出",
+    "検索",
+    "テキスト",
+    "データ",
+    "処理",
+    "、",
+    "。",
+];
 
 /// Dense: a `[`…`]` match about every 80 bytes.
 pub fn dense() -> (String, &'static str, &'static str) {
@@ -76,8 +107,8 @@ pub fn unicode() -> (String, &'static str, &'static str) {
         s.push('「');
         s.push_str(g.pick(CJK));
         s.push_str(g.pick(CJK));
-        s.push_str("」");
-        if g.next() % 8 == 0 {
+        s.push('」');
+        if g.next().is_multiple_of(8) {
             s.push('😀');
         }
     }
@@ -90,13 +121,22 @@ pub fn none() -> (String, &'static str, &'static str) {
     let mut s = String::with_capacity(SIZE + 256);
     while s.len() < SIZE {
         s.push_str(g.pick(WORDS));
-        s.push(if g.next() % 12 == 0 { '\n' } else { ' ' });
+        s.push(if g.next().is_multiple_of(12) {
+            '\n'
+        } else {
+            ' '
+        });
     }
     (s, "[", "]")
 }
 
 pub fn all() -> Vec<(&'static str, (String, &'static str, &'static str))> {
-    vec![("dense", dense()), ("sparse", sparse()), ("unicode", unicode()), ("none", none())]
+    vec![
+        ("dense", dense()),
+        ("sparse", sparse()),
+        ("unicode", unicode()),
+        ("none", none()),
+    ]
 }
 
 /// Median estimates (ns) from criterion's saved results: `target/criterion/<group>/<id>`.
@@ -109,7 +149,13 @@ pub fn median_ns(group: &str, id: &str) -> Option<f64> {
 }
 
 /// Prints a table of throughputs and of ratios against `against`.
-pub fn report(title: &str, groups: &[&str], ids: &[&str], against: &str, bytes: &dyn Fn(&str) -> usize) {
+pub fn report(
+    title: &str,
+    groups: &[&str],
+    ids: &[&str],
+    against: &str,
+    bytes: &dyn Fn(&str) -> usize,
+) {
     println!("\n{title}: median throughput (GB/s) and ratio to {against}");
     print!("{:<10}", "corpus");
     for id in ids {
