@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Whole-process benchmark of the CLI against the tools people would use instead, in one run:
+#   extract-between -s '[' -e ']' FILE
+#   grep -oP '(?<=\[).*?(?=\])' FILE
+#   rg -o '\[(.*?)\]' -r '$1' FILE
+# on generated 64 MiB files (dense: a match every ~80 bytes; none: no marker at all).
+# Reports the median wall time of RUNS runs, throughput, peak RSS and our speed-up.
+# Usage: bash benches/cli.sh   (RUNS=7 SIZE_MIB=64 to change)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-5}
+SIZE_MIB=${SIZE_MIB:-64}
+if ! command -v rg >/dev/null; then
+  echo "installing ripgrep from Debian's packages" >&2
+  (apt-get install -y ripgrep || sudo apt-get install -y ripgrep) >/dev/null
+fi
+cargo build --release --quiet
+BIN=$PWD/target/release/extract-between
+WORK=$(mktemp -d /dev/shm/eb-bench.XXXXXX 2>/dev/null || mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+python3 - "$WORK" "$SIZE_MIB" <<'PY'
+import random, sys
+work, size = sys.argv[1], int(sys.argv[2]) << 20
+rnd = random.Random(7)
+words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
+def gen(path, dense):
+    out, n = [], 0
+    while n < size:
+        line = " ".join(rnd.choice(words) for _ in range(10))
+        if dense:
+            line = line[:60] + " [" + rnd.choice(words) + rnd.choice(words) + "]"
+        line += "\n"
+        out.append(line)
+        n += len(line)
+    open(path, "w").write("".join(out))
+gen(f"{work}/dense.txt", True)
+gen(f"{work}/none.txt", False)
+PY
+
+# median wall seconds (from bash's microsecond clock) and max peak RSS (KiB, from
+# /usr/bin/time) of RUNS runs of "$@" > $WORK/out
+measure() {
+  local times=() rss=0
+  for _ in $(seq "$RUNS"); do
+    local t0=$EPOCHREALTIME line
+    line=$( { /usr/bin/time -f "%M" "$@" > "$WORK/out"; } 2>&1 | tail -1) || true
+    local t1=$EPOCHREALTIME
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')")
+    (( line > rss )) && rss=$line
+  done
+  local med
+  med=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  echo "$med $rss"
+}
+
+printf '%-8s %-16s %10s %10s %12s %10s\n' corpus tool seconds GB/s peak_RSS_KiB speedup
+for corpus in dense none; do
+  f=$WORK/$corpus.txt
+  bytes=$(stat -c %s "$f")
+  # Same matches from all three (sanity check on the dense file).
+  if [ "$corpus" = dense ]; then
+    a=$("$BIN" -s '[' -e ']' "$f" | md5sum); b=$(grep -oP '(?<=\[).*?(?=\])' "$f" | md5sum); c=$(rg -o '\[(.*?)\]' -r '$1' "$f" | md5sum)
+    [ "$a" = "$b" ] && [ "$a" = "$c" ] || { echo "outputs differ: $a $b $c" >&2; exit 1; }
+  fi
+  read -r ours ours_rss < <(measure "$BIN" -s '[' -e ']' "$f")
+  read -r grep_t grep_rss < <(measure grep -oP '(?<=\[).*?(?=\])' "$f")
+  read -r rg_t rg_rss < <(measure rg -o '\[(.*?)\]' -r '$1' "$f")
+  for row in "extract-between $ours $ours_rss" "grep-oP $grep_t $grep_rss" "rg-o $rg_t $rg_rss"; do
+    set -- $row
+    awk -v c="$corpus" -v t="$1" -v s="$2" -v r="$3" -v b="$bytes" -v o="$ours" \
+      'BEGIN { printf "%-8s %-16s %10.4f %10.2f %12d %9.2fx\n", c, t, s, (s > 0 ? b / s / 1e9 : 0), r, (o > 0 ? s / o : 0) }'
+  done
+done
+# Through a pipe too (what a shell user does): cat FILE | extract-between.
+f=$WORK/dense.txt
+read -r piped piped_rss < <(measure sh -c "cat '$f' | '$BIN' -s '[' -e ']'")
+awk -v t="$piped" -v b="$(stat -c %s "$f")" 'BEGIN { printf "dense via pipe: %.4f s, %.2f GB/s\n", t, b / t / 1e9 }'
