@@ -329,10 +329,11 @@ fn one_gib_with_many_matches_stays_bounded() {
         while let Some(m) = framed.next().await {
             m.unwrap();
             count2 += 1;
-            peak = peak.max(framed.decoder().buffered_bytes() + framed.read_buffer().len());
+            // What the codec holds plus what the read buffer has allocated.
+            peak = peak.max(framed.decoder().buffered_bytes() + framed.read_buffer().capacity());
         }
     });
     assert_eq!(count2, count);
     eprintln!("{count} matches; codec peak held {peak} bytes");
-    assert!(peak <= 8192 + BLOCK.len(), "held {peak} bytes");
+    assert!(peak <= 64 * 1024, "held {peak} bytes");
 }

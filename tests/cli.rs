@@ -279,13 +279,12 @@ fn two_gib_through_a_pipe_in_bounded_memory() {
         .unwrap();
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
+    const LINE: &[u8] = b"lorem ipsum dolor sit amet [a match of moderate length] consectetur\n";
+    let block = LINE.repeat(1000);
+    let blocks = (2u64 << 30) / block.len() as u64 + 1;
     let writer = std::thread::spawn(move || {
-        let line =
-            b"lorem ipsum dolor sit amet [a match of moderate length] consectetur\n".repeat(1000);
-        let mut sent = 0u64;
-        while sent < 2 << 30 {
-            stdin.write_all(&line).unwrap();
-            sent += line.len() as u64;
+        for _ in 0..blocks {
+            stdin.write_all(&block).unwrap();
         }
     });
     let mut stdout = child.stdout.take().unwrap();
@@ -308,6 +307,7 @@ fn two_gib_through_a_pipe_in_bounded_memory() {
     writer.join().unwrap();
     assert!(child.wait().unwrap().success());
     eprintln!("output {total} bytes, peak RSS {peak_kib} KiB");
-    assert!(total > 1 << 30);
+    let per_match = "a match of moderate length\n".len() as u64;
+    assert_eq!(total, blocks * 1000 * per_match);
     assert!(peak_kib < 16 * 1024, "peak RSS {peak_kib} KiB");
 }
