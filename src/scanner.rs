@@ -29,7 +29,7 @@
 //! stops the scan with its offset, after every match completed before it was reported.
 
 use crate::markers::Markers;
-use crate::utf8::{check, sequence_len, utf16_len};
+use crate::utf8::{all_ascii, check, sequence_len, utf16_len};
 use core::fmt;
 use core::ops::ControlFlow;
 use memchr::memmem;
@@ -444,7 +444,7 @@ impl Scanner {
 
     /// Scans `data`, which is valid UTF-8 made of whole characters.
     fn scan<S: Sink + ?Sized>(&mut self, data: &[u8], sink: &mut S) -> ControlFlow<()> {
-        let mut at = Counter::new(self.scanned, data.is_ascii());
+        let mut at = Counter::new(self.scanned, all_ascii(data));
         let flow = self.scan_inner(data, sink, &mut at);
         self.scanned = at.pos(data, data.len());
         if flow.is_break() {

@@ -57,6 +57,20 @@ fn byte_correction(b: u8) -> i8 {
     i8::from(b >= 0xF0) - i8::from((b as i8) < -0x40)
 }
 
+/// Whether `bytes` is all ASCII. Unlike `<[u8]>::is_ascii`, which stops at the first
+/// non-ASCII byte, this ORs whole blocks together, which the compiler vectorises; for the
+/// chunk sizes the scanner sees, that is several times faster on ASCII text.
+///
+/// ```
+/// assert!(extract_between::utf8::all_ascii(b"plain"));
+/// assert!(!extract_between::utf8::all_ascii("é".as_bytes()));
+/// ```
+pub fn all_ascii(bytes: &[u8]) -> bool {
+    bytes
+        .chunks(4096)
+        .all(|block| block.iter().fold(0u8, |acc, &b| acc | b) < 0x80)
+}
+
 /// The result of [`check`]: how much of a chunk is whole, valid characters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checked {
