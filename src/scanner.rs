@@ -238,7 +238,7 @@ enum State {
 /// scanner.finish(&mut found).unwrap();
 /// let contents: Vec<&str> = found.matches.iter().map(|m| m.text.as_str()).collect();
 /// assert_eq!(contents, ["一", "二"]);
-/// assert_eq!(found.matches[1].content_start.utf16, 5);
+/// assert_eq!(found.matches[1].content_start.utf16, 6);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Scanner {
