@@ -59,9 +59,9 @@ fn scan_chunks(markers: &Markers, text: &[u8], chunk: usize) -> usize {
 
 fn main() {
     let mut c = Criterion::default()
-        .sample_size(10)
+        .sample_size(20)
         .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
+        .measurement_time(Duration::from_secs(3))
         .configure_from_args();
     let corpora = corpus::all();
     for (name, (text, start, end)) in &corpora {

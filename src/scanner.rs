@@ -312,7 +312,7 @@ impl Scanner {
             match std::str::from_utf8(character) {
                 Ok(_) => {
                     self.pending_len = 0;
-                    if self.scan(character, sink).is_break() {
+                    if self.scan(character, false, sink).is_break() {
                         return Ok(ControlFlow::Break(()));
                     }
                 }
@@ -326,9 +326,14 @@ impl Scanner {
                 }
             }
         }
+        // ASCII is valid UTF-8 and counts one UTF-16 unit per byte: one cheap pass decides
+        // both, and the common case needs no other.
+        if all_ascii(chunk) {
+            return Ok(self.scan(chunk, true, sink));
+        }
         let checked = check(chunk);
         let (valid, rest) = chunk.split_at(checked.complete);
-        if self.scan(valid, sink).is_break() {
+        if self.scan(valid, false, sink).is_break() {
             return Ok(ControlFlow::Break(()));
         }
         if checked.invalid {
@@ -442,9 +447,15 @@ impl Scanner {
         error
     }
 
-    /// Scans `data`, which is valid UTF-8 made of whole characters.
-    fn scan<S: Sink + ?Sized>(&mut self, data: &[u8], sink: &mut S) -> ControlFlow<()> {
-        let mut at = Counter::new(self.scanned, all_ascii(data));
+    /// Scans `data`, which is valid UTF-8 made of whole characters (`ascii`: known to be
+    /// ASCII only).
+    fn scan<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        ascii: bool,
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        let mut at = Counter::new(self.scanned, ascii);
         let flow = self.scan_inner(data, sink, &mut at);
         self.scanned = at.pos(data, data.len());
         if flow.is_break() {

@@ -25,15 +25,15 @@ pub fn utf16_len(bytes: &[u8]) -> u64 {
     // to that correction; 32 independent i8 lanes, flushed before they can overflow, let the
     // compiler vectorise the loop.
     let mut chunks = bytes.chunks_exact(32);
-    let mut correction = lanes_correction_exact(&mut chunks);
+    let mut correction = lanes_correction(&mut chunks);
     for &b in chunks.remainder() {
         correction += i64::from(byte_correction(b));
     }
-    // Never negative: every continuation byte follows a lead byte counted as +0 or +1.
+    // Never negative: every continuation byte follows its lead byte.
     (bytes.len() as i64 + correction).max(0) as u64
 }
 
-fn lanes_correction_exact(chunks: &mut core::slice::ChunksExact<'_, u8>) -> i64 {
+fn lanes_correction(chunks: &mut core::slice::ChunksExact<'_, u8>) -> i64 {
     let mut acc = [0i8; 32];
     let mut rounds = 0;
     let mut total = 0i64;
@@ -43,12 +43,17 @@ fn lanes_correction_exact(chunks: &mut core::slice::ChunksExact<'_, u8>) -> i64 
         }
         rounds += 1;
         if rounds == 127 {
-            total += acc.iter().map(|&a| i64::from(a)).sum::<i64>();
+            total += reduce_lanes(&acc);
             acc = [0; 32];
             rounds = 0;
         }
     }
-    total + acc.iter().map(|&a| i64::from(a)).sum::<i64>()
+    total + reduce_lanes(&acc)
+}
+
+fn reduce_lanes(acc: &[i8; 32]) -> i64 {
+    // At most 127 per lane in magnitude: an i16 sum of 32 lanes cannot overflow.
+    i64::from(acc.iter().map(|&a| i16::from(a)).sum::<i16>())
 }
 
 #[inline(always)]
@@ -66,6 +71,10 @@ fn byte_correction(b: u8) -> i8 {
 /// assert!(!extract_between::utf8::all_ascii("é".as_bytes()));
 /// ```
 pub fn all_ascii(bytes: &[u8]) -> bool {
+    // Text that is not ASCII usually shows it at once: don't OR a whole block to learn that.
+    if !bytes[..bytes.len().min(16)].is_ascii() {
+        return false;
+    }
     bytes
         .chunks(4096)
         .all(|block| block.iter().fold(0u8, |acc, &b| acc | b) < 0x80)
