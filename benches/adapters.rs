@@ -20,8 +20,14 @@ fn stream_count(markers: &Markers, text: &Bytes) -> usize {
     let chunks = (0..text.len())
         .step_by(CHUNK)
         .map(|at| Ok::<_, std::io::Error>(text.slice(at..(at + CHUNK).min(text.len()))));
-    let s = matches(futures::stream::iter(chunks), markers, Options::default());
-    futures::executor::block_on(s.fold(0, |n, m| async move { n + usize::from(m.is_ok()) }))
+    let mut s = matches(futures::stream::iter(chunks), markers, Options::default());
+    futures::executor::block_on(async {
+        let mut n = 0;
+        while let Some(m) = s.next().await {
+            n += usize::from(m.is_ok());
+        }
+        n
+    })
 }
 
 fn codec_count(markers: &Markers, text: &[u8]) -> usize {

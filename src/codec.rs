@@ -3,9 +3,10 @@
 //!
 //! Each call to `decode` scans every byte the read buffer holds and consumes them all: the
 //! scanner keeps its own carry-over (a marker prefix, recorded by length), so no byte is ever
-//! scanned twice and the read buffer never holds more than one read. Match content is copied
-//! into a buffer of the codec's own, bounded by `max_match_bytes`, which lets `FramedRead`
-//! reuse its read buffer instead of allocating a new one per read.
+//! scanned twice and the read buffer never holds more than one read. A match that lies inside
+//! one read is a zero-copy slice of it (which keeps that read's memory alive while the match
+//! lives: [`Match::into_owned`] lets it go); a match spanning reads is copied, bounded by
+//! `max_match_bytes`.
 //!
 //! Errors are terminal, as with tokio-util's own codecs: `FramedRead` yields the error and
 //! then ends. After `max_matches` and `truncated` are known the codec discards further input
@@ -16,7 +17,7 @@ use crate::collect::Capped;
 use crate::markers::Markers;
 use crate::scanner::{ScanError, Scanner};
 use crate::stream::{Assembler, Error, Match, Options};
-use bytes::BytesMut;
+use bytes::{Bytes, BytesMut};
 use core::ops::ControlFlow;
 use std::io;
 use tokio_util::codec::Decoder;
@@ -66,7 +67,7 @@ impl ExtractCodec {
         ExtractCodec {
             scanner: Scanner::new(markers),
             sink: Capped::new(
-                Assembler::new(options.get_max_match_bytes(), false),
+                Assembler::new(options.get_max_match_bytes(), true),
                 options.get_max_matches().unwrap_or(u64::MAX),
             ),
             stopped: false,
@@ -128,9 +129,14 @@ impl Decoder for ExtractCodec {
         if src.is_empty() {
             return Ok(None);
         }
-        let fed = self.scanner.feed(src, &mut self.sink);
-        // Every byte is decided or carried by the scanner: give the buffer back.
-        src.clear();
+        // Every byte is decided or carried by the scanner, so take them all. Freezing them lets
+        // a match inside this read be a zero-copy slice; `FramedRead`'s buffer then
+        // allocates its next read (reclaiming this one when no match still refers to it).
+        let chunk = src.split().freeze();
+        self.sink.get_mut().set_chunk(chunk.clone());
+        let fed = self.scanner.feed(&chunk, &mut self.sink);
+        // A match still open spans reads: copy what it has so far and let the chunk go.
+        self.sink.get_mut().set_chunk(Bytes::new());
         match fed {
             Ok(ControlFlow::Continue(())) => {}
             Ok(ControlFlow::Break(())) => {
