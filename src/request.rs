@@ -117,6 +117,12 @@ pub fn parse(body: &[u8]) -> Result<Request, InvalidInput> {
             "request body is empty: expected a JSON object with text, start and end".into(),
         ));
     }
+    if let Err(e) = std::str::from_utf8(body) {
+        return Err(no_field(format!(
+            "request body is not valid UTF-8: invalid byte at offset {}",
+            e.valid_up_to()
+        )));
+    }
     let raw: &RawValue = serde_json::from_slice(body)
         .map_err(|e| no_field(format!("request body is not valid JSON: {e}")))?;
     if !raw.get().starts_with('{') {

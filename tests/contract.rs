@@ -220,6 +220,13 @@ fn non_object_bodies_are_rejected() {
 fn invalid_utf8_body_is_invalid_input() {
     let reply = execute(b"{\"text\":\"\xff\",\"start\":\"[\",\"end\":\"]\"}");
     assert_eq!(reply.outcome, Outcome::InvalidInput);
+    assert!(
+        reply
+            .body
+            .contains("not valid UTF-8: invalid byte at offset 9"),
+        "{}",
+        reply.body
+    );
 }
 
 #[test]
