@@ -15,7 +15,7 @@
 
 use crate::collect::Capped;
 use crate::markers::Markers;
-use crate::scanner::{ScanError, Scanner};
+use crate::scanner::Scanner;
 use crate::stream::{Assembler, Error, Match, Options};
 use bytes::{Bytes, BytesMut};
 use core::ops::ControlFlow;
@@ -51,8 +51,10 @@ impl From<io::Error> for Error<io::Error> {
 pub struct ExtractCodec {
     scanner: Scanner,
     sink: Capped<Assembler>,
-    stopped: bool,
-    failed: bool,
+    /// A terminal error, handed out after the matches completed before it.
+    pending: Option<Error<io::Error>>,
+    /// Nothing more will be scanned: the cap is known, or an error happened.
+    done: bool,
 }
 
 impl ExtractCodec {
@@ -70,8 +72,8 @@ impl ExtractCodec {
                 Assembler::new(options.get_max_match_bytes(), true),
                 options.get_max_matches().unwrap_or(u64::MAX),
             ),
-            stopped: false,
-            failed: false,
+            pending: None,
+            done: false,
         }
     }
 
@@ -83,7 +85,7 @@ impl ExtractCodec {
     /// assert!(!codec.is_done());
     /// ```
     pub fn is_done(&self) -> bool {
-        (self.stopped || self.failed) && self.sink.get_ref().ready.is_empty()
+        self.done && self.pending.is_none() && self.sink.get_ref().ready.is_empty()
     }
 
     /// Whether a complete match was found after `max_matches` were decoded.
@@ -107,9 +109,12 @@ impl ExtractCodec {
         self.scanner.buffered() + self.sink.get_ref().held()
     }
 
-    fn fail(&mut self, e: ScanError) -> Error<io::Error> {
-        self.failed = true;
-        Error::Scan(e)
+    /// The next match, else the pending error.
+    fn next_item(&mut self) -> Result<Option<Match>, Error<io::Error>> {
+        if let Some(m) = self.sink.get_mut().ready.pop_front() {
+            return Ok(Some(m));
+        }
+        self.pending.take().map_or(Ok(None), Err)
     }
 }
 
@@ -118,16 +123,12 @@ impl Decoder for ExtractCodec {
     type Error = Error<io::Error>;
 
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Match>, Self::Error> {
-        if let Some(m) = self.sink.get_mut().ready.pop_front() {
-            return Ok(Some(m));
-        }
-        if self.stopped || self.failed {
-            // Known already: the rest of the input is not judged.
-            src.clear();
-            return Ok(None);
-        }
-        if src.is_empty() {
-            return Ok(None);
+        if self.done || src.is_empty() {
+            // Once the cap is known the rest of the input is not judged: drop it.
+            if self.done {
+                src.clear();
+            }
+            return self.next_item();
         }
         // Every byte is decided or carried by the scanner, so take them all. Freezing them lets
         // a match inside this read be a zero-copy slice; `FramedRead`'s buffer then
@@ -140,49 +141,33 @@ impl Decoder for ExtractCodec {
         match fed {
             Ok(ControlFlow::Continue(())) => {}
             Ok(ControlFlow::Break(())) => {
-                self.stopped = true;
+                self.done = true;
                 if let Some(start) = self.sink.get_mut().too_large.take() {
-                    self.failed = true;
-                    // Matches completed before it go first.
-                    if self.sink.get_ref().ready.is_empty() {
-                        let limit = self.sink.get_ref().max_match_bytes();
-                        return Err(Error::MatchTooLarge { start, limit });
-                    }
-                    self.sink.get_mut().too_large = Some(start);
-                    self.failed = false;
+                    let limit = self.sink.get_ref().max_match_bytes();
+                    self.pending = Some(Error::MatchTooLarge { start, limit });
                 }
             }
             Err(e) => {
-                if self.sink.get_ref().ready.is_empty() {
-                    return Err(self.fail(e));
-                }
-                // Deliver what came before; the scanner repeats the error on the next feed.
-                self.stopped = false;
+                self.done = true;
+                self.pending = Some(Error::Scan(e));
             }
         }
-        Ok(self.sink.get_mut().ready.pop_front())
+        self.next_item()
     }
 
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Match>, Self::Error> {
         if let Some(m) = self.decode(src)? {
             return Ok(Some(m));
         }
-        if let Some(start) = self.sink.get_mut().too_large.take() {
-            self.failed = true;
-            let limit = self.sink.get_ref().max_match_bytes();
-            return Err(Error::MatchTooLarge { start, limit });
-        }
-        if self.stopped || self.failed {
+        if self.done {
             return Ok(None);
         }
         // The input ended: an open match is the card's "unclosed start marker" (rather than
         // tokio-util's generic "bytes remaining on stream").
+        self.done = true;
         match self.scanner.finish(&mut self.sink) {
-            Ok(()) => {
-                self.stopped = true;
-                Ok(None)
-            }
-            Err(e) => Err(self.fail(e)),
+            Ok(()) => Ok(None),
+            Err(e) => Err(Error::Scan(e)),
         }
     }
 }
