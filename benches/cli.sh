@@ -3,7 +3,8 @@
 #   extract-between -s '[' -e ']' FILE
 #   grep -oP '(?<=\[).*?(?=\])' FILE
 #   rg -o '\[(.*?)\]' -r '$1' FILE
-# on generated 64 MiB files (dense: a match every ~80 bytes; none: no marker at all).
+# on generated 64 MiB files (dense: a match every ~80 bytes; none: no marker at all;
+# unicode: Japanese text with 「…」 every ~150 bytes, same commands with those markers).
 # Reports the median wall time of RUNS runs, throughput, peak RSS and our speed-up.
 # Usage: bash benches/cli.sh   (RUNS=7 SIZE_MIB=64 to change)
 set -euo pipefail
@@ -36,6 +37,13 @@ def gen(path, dense):
     open(path, "w").write("".join(out))
 gen(f"{work}/dense.txt", True)
 gen(f"{work}/none.txt", False)
+cjk = ["東京", "日本語", "文字列", "抽出", "検索", "テキスト", "データ", "処理", "、", "。"]
+out, n = [], 0
+while n < size:
+    line = "".join(rnd.choice(cjk) for _ in range(20)) + "「" + rnd.choice(cjk) + rnd.choice(cjk) + "」\n"
+    out.append(line)
+    n += len(line.encode())
+open(f"{work}/unicode.txt", "w", encoding="utf-8").write("".join(out))
 PY
 
 # median wall seconds (from bash's microsecond clock) and max peak RSS (KiB, from
@@ -55,17 +63,20 @@ measure() {
 }
 
 printf '%-8s %-16s %10s %10s %12s %10s\n' corpus tool seconds GB/s peak_RSS_KiB speedup
-for corpus in dense none; do
+for corpus in dense none unicode; do
   f=$WORK/$corpus.txt
   bytes=$(stat -c %s "$f")
-  # Same matches from all three (sanity check on the dense file).
-  if [ "$corpus" = dense ]; then
-    a=$("$BIN" -s '[' -e ']' "$f" | md5sum); b=$(grep -oP '(?<=\[).*?(?=\])' "$f" | md5sum); c=$(rg -o '\[(.*?)\]' -r '$1' "$f" | md5sum)
+  if [ "$corpus" = unicode ]; then s='「' e='」'; else s='[' e=']'; fi
+  grep_re="(?<=\\$s).*?(?=\\$e)"; rg_re="\\$s(.*?)\\$e"
+  if [ "$corpus" = unicode ]; then grep_re="(?<=$s).*?(?=$e)"; rg_re="$s(.*?)$e"; fi
+# Same matches from all three (sanity check on the dense file).
+  if [ "$corpus" != none ]; then
+    a=$("$BIN" -s "$s" -e "$e" "$f" | md5sum); b=$(grep -oP "$grep_re" "$f" | md5sum); c=$(rg -o "$rg_re" -r '$1' "$f" | md5sum)
     [ "$a" = "$b" ] && [ "$a" = "$c" ] || { echo "outputs differ: $a $b $c" >&2; exit 1; }
   fi
-  read -r ours ours_rss < <(measure "$BIN" -s '[' -e ']' "$f")
-  read -r grep_t grep_rss < <(measure grep -oP '(?<=\[).*?(?=\])' "$f")
-  read -r rg_t rg_rss < <(measure rg -o '\[(.*?)\]' -r '$1' "$f")
+  read -r ours ours_rss < <(measure "$BIN" -s "$s" -e "$e" "$f")
+  read -r grep_t grep_rss < <(measure grep -oP "$grep_re" "$f")
+  read -r rg_t rg_rss < <(measure rg -o "$rg_re" -r '$1' "$f")
   for row in "extract-between $ours $ours_rss" "grep-oP $grep_t $grep_rss" "rg-o $rg_t $rg_rss"; do
     set -- $row
     awk -v c="$corpus" -v t="$1" -v s="$2" -v r="$3" -v b="$bytes" -v o="$ours" \

@@ -276,7 +276,7 @@ fn open(path: &PathBuf) -> io::Result<Input> {
     })
 }
 
-const READ_CHUNK: usize = 256 * 1024;
+const READ_CHUNK: usize = 64 * 1024;
 
 fn stream(args: StreamArgs) -> ExitCode {
     let (Some(start), Some(end)) = (args.start, args.end) else {
