@@ -525,3 +525,52 @@ fn large_chunked_upload_in_bounded_memory() {
     eprintln!("server peak RSS {peak} KiB after {} MiB", TOTAL >> 20);
     assert!(peak < 64 * 1024, "server peak RSS {peak} KiB");
 }
+
+#[test]
+fn slow_execute_body_gets_408() {
+    let server = Server::start(&["--body-timeout", "1"]);
+    let mut s = server.connect();
+    s.write_all(
+        format!(
+            "POST {TOOL}/execute HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{\"text\":"
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let r = common::http::read_response(&mut BufReader::new(s));
+    assert_eq!(r.status, 408);
+    assert_eq!(r.json()["error"]["code"], "request_timeout");
+}
+
+#[test]
+fn a_client_that_disconnects_mid_stream_frees_its_place() {
+    let server = Server::start(&["--max-streams", "1"]);
+    {
+        let mut s = start_upload(&server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
+        write_chunk(&mut s, b"[a] [b").unwrap();
+        let mut reader = BufReader::new(s.try_clone().unwrap());
+        assert_eq!(read_head(&mut reader).0, 200);
+        // Dropped here: the connection closes mid-upload.
+    }
+    // The server notices the closed connection and drops the stream with its permit.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let r = request(
+            &server,
+            "POST",
+            &format!("{TOOL}/stream?start=%5B&end=%5D"),
+            &[],
+            b"[c]",
+        );
+        if r.status == 200 {
+            assert_eq!(ndjson(&r.body)[0]["match"], "c");
+            break;
+        }
+        assert_eq!(r.status, 503);
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the disconnected stream still holds its place"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
