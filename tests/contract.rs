@@ -254,3 +254,12 @@ fn truncated_with_default_cap() {
     assert_eq!(v["matches"].as_array().unwrap().len(), 100);
     assert_eq!(v["truncated"], true);
 }
+
+#[test]
+fn whitespace_around_members_is_fine() {
+    let (outcome, v) = answer(
+        "  { \"text\" :  \"[a]\" ,\n \"start\":\t\"[\" , \"end\" : \"]\", \"max_matches\" :  1E+2  }\n",
+    );
+    assert_eq!(outcome, Outcome::Output);
+    assert_eq!(v, json!({"matches": ["a"], "truncated": false}));
+}
