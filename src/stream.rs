@@ -317,7 +317,7 @@ impl Sink for Assembler {
     }
 }
 
-/// A stream of [`Match`]es over a stream of byte chunks. Build it with [`matches`] or
+/// A stream of [`Match`]es over a stream of byte chunks. Build it with [`matches()`] or
 /// [`matches_from_reader`].
 ///
 /// `truncated` is known once the stream has ended: see [`MatchStream::truncated`].
