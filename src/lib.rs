@@ -6,7 +6,7 @@
 //! - [`Scanner`]: the resumable, sans-IO core. Feed it bytes in chunks of any size; it reports
 //!   matches to a [`Sink`] as fragments, holding at most a marker's length of carry-over.
 //!   [`Capped`] adds the card's `max_matches`/`truncated` rule to any sink.
-//! - [`request`] (feature `json`): the card's JSON contract, shared by every front end.
+//! - `request` (feature `json`): the card's JSON contract, shared by every front end.
 //!
 //! The card speaks of UTF-16 code units; the scanner searches UTF-8 bytes, which finds exactly
 //! the same matches for valid Unicode text (see [`scanner`]), and reports offsets in both.
