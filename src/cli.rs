@@ -210,10 +210,8 @@ impl<W: Write> Writer<'_, W> {
                 request::push_json_string(&mut line, &text);
                 line.push_str(",\"file\":");
                 request::push_json_string(&mut line, self.file);
-                line.push_str(&format!(
-                    ",\"byte_start\":{},\"byte_end\":{},\"utf16_start\":{},\"utf16_end\":{}}}\n",
-                    self.start.byte, end.byte, self.start.utf16, end.utf16
-                ));
+                request::push_offsets(&mut line, self.start, end);
+                line.push_str("}\n");
                 self.out.write_all(line.as_bytes())
             }
         }

@@ -336,17 +336,91 @@ pub fn run(request: &Request) -> Reply {
     }
 }
 
-/// Appends `s` as a JSON string literal.
+/// Appends `s` as a JSON string literal, escaped exactly as `serde_json` does (`\"`, `\\`,
+/// the short escapes `\b \f \n \r \t`, `\u00XX` for other control characters, everything else
+/// as is), without allocating: it is on the per-match path of every JSON output.
 ///
 /// ```
 /// let mut out = String::new();
-/// extract_between::request::push_json_string(&mut out, "a\"b\n");
-/// assert_eq!(out, r#""a\"b\n""#);
+/// extract_between::request::push_json_string(&mut out, "a\"b\n\u{1}é");
+/// assert_eq!(out, r#""a\"b\n\u0001é""#);
 /// ```
 pub fn push_json_string(out: &mut String, s: &str) {
-    // serde_json's escaping is correct and fast; writing into a String cannot fail.
-    let quoted = serde_json::to_string(s).unwrap_or_default();
-    out.push_str(&quoted);
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0C => "\\f",
+            0x00..=0x1F => "",
+            _ => continue,
+        };
+        // Escapable bytes are ASCII, so `start..i` lies on character boundaries.
+        out.push_str(&s[start..i]);
+        if short.is_empty() {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xF)]));
+        } else {
+            out.push_str(short);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Appends the decimal form of `n` (the per-match offsets of JSON output) without going
+/// through `fmt`.
+///
+/// ```
+/// let mut out = String::new();
+/// extract_between::request::push_u64(&mut out, 1234567890);
+/// assert_eq!(out, "1234567890");
+/// ```
+pub fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+/// Appends `,"byte_start":…,"byte_end":…,"utf16_start":…,"utf16_end":…`: the offsets of a
+/// match line, shared by the CLI's `--json-lines` and the HTTP stream endpoint.
+///
+/// ```
+/// use extract_between::Pos;
+/// let mut out = String::new();
+/// extract_between::request::push_offsets(&mut out, Pos { byte: 7, utf16: 3 }, Pos { byte: 9, utf16: 4 });
+/// assert_eq!(out, r#","byte_start":7,"byte_end":9,"utf16_start":3,"utf16_end":4"#);
+/// ```
+pub fn push_offsets(out: &mut String, start: crate::Pos, end: crate::Pos) {
+    for (key, n) in [
+        (",\"byte_start\":", start.byte),
+        (",\"byte_end\":", end.byte),
+        (",\"utf16_start\":", start.utf16),
+        (",\"utf16_end\":", end.utf16),
+    ] {
+        out.push_str(key);
+        push_u64(out, n);
+    }
 }
 
 fn invalid_input_body(e: &InvalidInput) -> String {

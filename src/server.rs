@@ -710,10 +710,8 @@ where
                     let (start, end) = m.span();
                     out.push_str("{\"match\":");
                     request::push_json_string(&mut out, m.as_str());
-                    out.push_str(&format!(
-                        ",\"byte_start\":{},\"byte_end\":{},\"utf16_start\":{},\"utf16_end\":{}}}\n",
-                        start.byte, end.byte, start.utf16, end.utf16
-                    ));
+                    request::push_offsets(&mut out, start, end);
+                    out.push_str("}\n");
                     if out.len() >= NDJSON_BATCH {
                         return Poll::Ready(Some(Ok(Bytes::from(out))));
                     }

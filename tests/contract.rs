@@ -263,3 +263,30 @@ fn whitespace_around_members_is_fine() {
     assert_eq!(outcome, Outcome::Output);
     assert_eq!(v, json!({"matches": ["a"], "truncated": false}));
 }
+
+/// The hand-written escaper is byte-for-byte serde_json's, for any string.
+#[test]
+fn json_escaping_matches_serde_json() {
+    fn prop(s: String, controls: Vec<u8>) -> bool {
+        let mut text = s;
+        for c in controls {
+            text.push(char::from(c % 0x20));
+            text.push_str("\"\\\u{7f}\u{2028}😀");
+        }
+        let mut ours = String::new();
+        extract_between::request::push_json_string(&mut ours, &text);
+        ours == serde_json::to_string(&text).unwrap()
+    }
+    quickcheck::QuickCheck::new()
+        .tests(3000)
+        .quickcheck(prop as fn(String, Vec<u8>) -> bool);
+}
+
+#[test]
+fn push_u64_formats_like_display() {
+    for n in [0, 1, 9, 10, 255, 1_000_000, u64::MAX] {
+        let mut out = String::new();
+        extract_between::request::push_u64(&mut out, n);
+        assert_eq!(out, n.to_string());
+    }
+}
