@@ -27,6 +27,14 @@ Examples:
 Exit status: 0 when at least one match was printed, 1 when none, 2 on any error.";
 
 /// Extract the exact text between a literal start marker and a literal end marker.
+///
+/// The command line's grammar (clap); [`main`] parses and runs it.
+///
+/// ```
+/// use clap::Parser;
+/// assert!(extract_between::cli::Cli::try_parse_from(["extract-between", "-s", "[", "-e", "]"]).is_ok());
+/// assert!(extract_between::cli::Cli::try_parse_from(["extract-between", "card"]).is_ok());
+/// ```
 #[derive(Debug, Parser)]
 #[command(name = "extract-between", version, about, after_help = AFTER_HELP)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -120,6 +128,10 @@ pub fn main() -> ExitCode {
 
 /// The largest request body read in tool mode and by the HTTP service: every valid request
 /// fits, even with every text byte escaped as `\u0000` (6 bytes) and generous whitespace.
+///
+/// ```
+/// assert!(extract_between::cli::MAX_REQUEST_BYTES > 6 * extract_between::card::MAX_TEXT_BYTES);
+/// ```
 pub const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
 
 /// How a request body that is too large is answered, with `payload_too_large`.

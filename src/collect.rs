@@ -131,6 +131,16 @@ impl<S: Sink> Sink for Capped<S> {
 }
 
 /// One match gathered by [`Collect`]: its content and where it lies in the input.
+///
+/// ```
+/// use extract_between::{Collect, Markers, Scanner};
+/// let mut s = Scanner::new(&Markers::new("<", ">").unwrap());
+/// let mut all = Collect::default();
+/// s.feed("é<x>".as_bytes(), &mut all).unwrap();
+/// let m = &all.matches[0];
+/// assert_eq!((m.marker_start.byte, m.content_start.byte, m.content_end.byte, m.marker_end.byte), (2, 3, 4, 5));
+/// assert_eq!(m.content_start.utf16, 2);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Collected {
     /// The content between the markers.

@@ -14,6 +14,11 @@ use core::fmt;
 use memchr::memmem;
 
 /// The result of a successful extraction.
+///
+/// ```
+/// let out = extract_between::extract("[a][b]", "[", "]").unwrap();
+/// assert_eq!(out, extract_between::Extracted { matches: vec!["a", "b"], truncated: false });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Extracted<'t> {
     /// The contents between the markers, in order, borrowed from the text.
@@ -23,6 +28,12 @@ pub struct Extracted<'t> {
 }
 
 /// Why an extraction failed.
+///
+/// ```
+/// use extract_between::{ExtractError, Pos};
+/// let err = extract_between::extract("[a] [b", "[", "]").unwrap_err();
+/// assert_eq!(err, ExtractError::Unclosed { marker: Pos { byte: 4, utf16: 4 }, matches: vec!["a"] });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExtractError<'t> {
     /// A marker broke the card's limits.

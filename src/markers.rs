@@ -9,6 +9,11 @@ use crate::card::MAX_MARKER_BYTES;
 use core::fmt;
 
 /// Which of the two markers an error is about.
+///
+/// ```
+/// use extract_between::{Markers, Which};
+/// assert_eq!(Markers::new("", "]").unwrap_err().which(), Which::Start);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Which {
     /// The start marker (`start` in the card).
@@ -32,6 +37,13 @@ impl Which {
 }
 
 /// Why a marker was rejected.
+///
+/// ```
+/// use extract_between::{MarkerError, Markers, Which};
+/// let err = Markers::new("[", "x".repeat(4097)).unwrap_err();
+/// assert_eq!(err, MarkerError::TooLong { which: Which::End, len: 4097 });
+/// assert_eq!(err.to_string(), "end must be at most 4096 UTF-8 bytes long (it is 4097 bytes)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MarkerError {
     /// The marker is the empty string.

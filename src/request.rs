@@ -17,6 +17,11 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 /// A valid request.
+///
+/// ```
+/// let req = extract_between::request::parse(br#"{"text":"t","start":"<","end":">"}"#).unwrap();
+/// assert_eq!((req.text.as_str(), req.markers.start(), req.max_matches), ("t", "<", 100));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     /// The text to search.
@@ -28,6 +33,11 @@ pub struct Request {
 }
 
 /// Why a request is not valid: the `invalid_input` error.
+///
+/// ```
+/// let err = extract_between::request::parse(br#"{"text":"t","start":"<"}"#).unwrap_err();
+/// assert_eq!((err.field.as_deref(), err.message.as_str()), (Some("end"), "end is required"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InvalidInput {
     /// The field at fault, when there is one (not for malformed JSON).
@@ -217,6 +227,11 @@ fn integer_field(
 }
 
 /// The kind of answer [`execute`] gave, which each front end maps to its own status.
+///
+/// ```
+/// use extract_between::request::{execute, Outcome};
+/// assert_eq!(execute(b"[]").outcome, Outcome::InvalidInput);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The card's output object.
@@ -256,6 +271,11 @@ impl Outcome {
 }
 
 /// A complete answer: its kind and its JSON body.
+///
+/// ```
+/// let reply = extract_between::request::execute(br#"{"text":"","start":"[","end":"]"}"#);
+/// assert_eq!(reply.body, r#"{"matches":[],"truncated":false}"#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
     /// What kind of answer this is.

@@ -110,6 +110,17 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 }
 
 /// Why a scan failed. Every match completed before the failure was reported first.
+///
+/// ```
+/// use extract_between::{Collect, Markers, Pos, ScanError, Scanner};
+/// let mut s = Scanner::new(&Markers::new("[", "]").unwrap());
+/// let mut sink = Collect::default();
+/// assert_eq!(
+///     s.feed(b"[a] \xff", &mut sink),
+///     Err(ScanError::InvalidUtf8 { offset: 4, incomplete: false })
+/// );
+/// assert_eq!(sink.matches[0].text, "a"); // reported before the error
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScanError {
     /// The input is not valid UTF-8: the sequence starting at byte `offset` is invalid, or

@@ -51,6 +51,11 @@ use tower::{BoxError, ServiceBuilder};
 const TOOL_PATH: &str = "/v1/tools/text-extract-between/versions/1.0.0";
 
 /// Options of `extract-between serve`.
+///
+/// ```
+/// let args = extract_between::server::ServeArgs::default();
+/// assert_eq!((args.listen.as_str(), args.idle_timeout), ("127.0.0.1:8080", 30));
+/// ```
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port; the chosen address is printed).

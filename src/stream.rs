@@ -21,9 +21,26 @@ use futures_core::Stream;
 use std::collections::VecDeque;
 
 /// Default `max_match_bytes`: 16 MiB.
+///
+/// ```
+/// assert_eq!(extract_between::stream::DEFAULT_MAX_MATCH_BYTES, 16 << 20);
+/// ```
 pub const DEFAULT_MAX_MATCH_BYTES: usize = 16 * 1024 * 1024;
 
 /// One match: its content and where it lies in the whole input.
+///
+/// ```
+/// use bytes::Bytes;
+/// use extract_between::{Markers, stream::{matches, Options}};
+/// use futures::{StreamExt, executor::block_on, stream};
+///
+/// let source = stream::iter([Ok::<_, std::io::Error>(Bytes::from("😀[é]"))]);
+/// let m = block_on(matches(source, &Markers::new("[", "]").unwrap(), Options::default()).next())
+///     .unwrap()
+///     .unwrap();
+/// assert_eq!(m.as_str(), "é");
+/// assert_eq!((m.byte_range(), m.utf16_range()), (5..7, 3..4));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
     content: Bytes,
@@ -99,6 +116,17 @@ impl Match {
 
 /// Why a stream of matches ended early. Errors are terminal: the stream yields every match
 /// completed before the error, then the error, then ends.
+///
+/// ```
+/// use bytes::Bytes;
+/// use extract_between::{Markers, ScanError, stream::{matches, Error, Options}};
+/// use futures::{StreamExt, executor::block_on, stream};
+///
+/// let source = stream::iter([Ok::<_, std::io::Error>(Bytes::from("[a] [b"))]);
+/// let items: Vec<_> = block_on(matches(source, &Markers::new("[", "]").unwrap(), Options::default()).collect());
+/// assert_eq!(items[0].as_ref().unwrap().as_str(), "a");
+/// assert!(matches!(items[1], Err(Error::Scan(ScanError::Unclosed { .. }))));
+/// ```
 #[derive(Debug)]
 pub enum Error<E> {
     /// The source failed.
@@ -321,6 +349,19 @@ impl Sink for Assembler {
 /// [`matches_from_reader`].
 ///
 /// `truncated` is known once the stream has ended: see [`MatchStream::truncated`].
+///
+/// ```
+/// use bytes::Bytes;
+/// use extract_between::{Markers, stream::{matches, Options}};
+/// use futures::{StreamExt, executor::block_on, stream};
+///
+/// let chunks = ["[a][b", "][c]"].map(|s| Ok::<_, std::io::Error>(Bytes::from(s)));
+/// let mut found = matches(stream::iter(chunks), &Markers::new("[", "]").unwrap(), Options::default().max_matches(1));
+/// while let Some(m) = block_on(found.next()) {
+///     assert_eq!(m.unwrap().as_str(), "a");
+/// }
+/// assert_eq!((found.delivered(), found.truncated()), (1, Some(true)));
+/// ```
 pub struct MatchStream<S> {
     source: Option<S>,
     scanner: Scanner,
