@@ -311,3 +311,22 @@ fn two_gib_through_a_pipe_in_bounded_memory() {
     assert_eq!(total, blocks * 1000 * per_match);
     assert!(peak_kib < 16 * 1024, "peak RSS {peak_kib} KiB");
 }
+
+#[test]
+fn progress_only_when_asked_on_a_non_terminal() {
+    let path = temp("progress.txt", &b"[x]".repeat(400_000));
+    let args = ["-s", "[", "-e", "]", path.to_str().unwrap()];
+    let quiet = run(&args, b"");
+    assert_eq!(
+        text(&quiet.stderr),
+        "",
+        "stderr is a pipe: no bar by default"
+    );
+    let forced = run(&[&["--progress"][..], &args[..]].concat(), b"");
+    assert!(
+        text(&forced.stderr).contains("MiB"),
+        "{}",
+        text(&forced.stderr)
+    );
+    assert_eq!(forced.stdout, quiet.stdout);
+}
