@@ -313,7 +313,7 @@ impl Scanner {
         if self.pending_len > 0 {
             // Complete the character cut by the previous boundary and scan it on its own.
             let total = sequence_len(self.pending[0]).unwrap_or(1);
-            let take = (total - self.pending_len).min(chunk.len());
+            let take = total.saturating_sub(self.pending_len).min(chunk.len());
             let (head, rest) = chunk.split_at(take);
             self.pending[self.pending_len..self.pending_len + take].copy_from_slice(head);
             self.pending_len += take;
