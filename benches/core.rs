@@ -31,8 +31,9 @@ fn baseline<'t>(
     out
 }
 
-/// Records each match's content span: the scanner's equivalent of collecting slices.
-struct Spans(Vec<(u64, u64)>, u64);
+/// Records each match's content span: the scanner's equivalent of collecting slices. The
+/// flag says whether it asks for UTF-16 offsets too (`extract` computes none).
+struct Spans(Vec<(u64, u64)>, u64, bool);
 impl Sink for Spans {
     fn open(&mut self, _: Pos, content: Pos) -> ControlFlow<()> {
         self.1 = content.byte;
@@ -45,11 +46,14 @@ impl Sink for Spans {
         self.0.push((self.1, end.byte));
         ControlFlow::Continue(())
     }
+    fn utf16_offsets(&self) -> bool {
+        self.2
+    }
 }
 
-fn scan_chunks(markers: &Markers, text: &[u8], chunk: usize) -> usize {
+fn scan_chunks(markers: &Markers, text: &[u8], chunk: usize, utf16: bool) -> usize {
     let mut scanner = Scanner::new(markers);
-    let mut spans = Spans(Vec::new(), 0);
+    let mut spans = Spans(Vec::new(), 0, utf16);
     for piece in text.chunks(chunk) {
         let _ = scanner.feed(piece, &mut spans);
     }
@@ -70,7 +74,7 @@ fn main() {
         let (fs, fe) = (memmem::Finder::new(start), memmem::Finder::new(end));
         let expected = baseline(text, &fs, &fe).len();
         assert_eq!(ex.extract(text).unwrap().matches.len(), expected);
-        assert_eq!(scan_chunks(&markers, text.as_bytes(), 8192), expected);
+        assert_eq!(scan_chunks(&markers, text.as_bytes(), 8192, true), expected);
         let mut g = c.benchmark_group(*name);
         g.throughput(Throughput::Bytes(text.len() as u64));
         g.bench_function("baseline", |b| {
@@ -80,10 +84,13 @@ fn main() {
             b.iter(|| ex.extract(black_box(text)).map(|o| o.matches.len()))
         });
         g.bench_function("scanner_8k", |b| {
-            b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 8 << 10))
+            b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 8 << 10, true))
+        });
+        g.bench_function("scanner_8k_bytes", |b| {
+            b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 8 << 10, false))
         });
         g.bench_function("scanner_64k", |b| {
-            b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 64 << 10))
+            b.iter(|| scan_chunks(&markers, black_box(text.as_bytes()), 64 << 10, true))
         });
         g.finish();
     }
@@ -101,7 +108,7 @@ fn main() {
     corpus::report(
         "core",
         &groups,
-        &["scanner_8k", "scanner_64k"],
+        &["scanner_8k", "scanner_64k", "scanner_8k_bytes"],
         "extract",
         &bytes,
     );

@@ -258,6 +258,11 @@ impl<W: Write> Sink for Writer<'_, W> {
         }
         ControlFlow::Continue(())
     }
+
+    fn utf16_offsets(&self) -> bool {
+        // Only JSON lines print them; plain output skips the counting (2x on CJK text).
+        self.format == Format::Json
+    }
 }
 
 struct Input {
@@ -369,7 +374,7 @@ fn stream(args: StreamArgs) -> ExitCode {
             }
             Err(failure) => {
                 any_error = true;
-                report(&label, failure);
+                report(&label, failure, format == Format::Json);
             }
         }
     }
@@ -389,12 +394,26 @@ fn stream(args: StreamArgs) -> ExitCode {
     })
 }
 
-fn report(label: &str, failure: Failure) {
+fn report(label: &str, failure: Failure, utf16: bool) {
+    // Without --json-lines UTF-16 offsets are not counted; say only what is known.
+    let at = |p: Pos| {
+        if utf16 {
+            format!("byte offset {} (UTF-16 offset {})", p.byte, p.utf16)
+        } else {
+            format!("byte offset {}", p.byte)
+        }
+    };
     match failure {
+        Failure::Scan(ScanError::Unclosed { marker }) => {
+            eprintln!(
+                "extract-between: {label}: unclosed start marker at {}",
+                at(marker)
+            );
+        }
         Failure::Scan(e) => eprintln!("extract-between: {label}: {e}"),
-        Failure::MatchTooLarge(at, max) => eprintln!(
-            "extract-between: {label}: match_too_large: the match starting at byte offset {} (UTF-16 offset {}) is longer than {max} bytes (--max-match-bytes)",
-            at.byte, at.utf16
+        Failure::MatchTooLarge(p, max) => eprintln!(
+            "extract-between: {label}: match_too_large: the match starting at {} is longer than {max} bytes (--max-match-bytes)",
+            at(p)
         ),
         Failure::Read(e) => eprintln!("extract-between: {label}: read error: {e}"),
         Failure::Write(e) => eprintln!("extract-between: writing output: {e}"),

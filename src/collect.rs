@@ -128,6 +128,10 @@ impl<S: Sink> Sink for Capped<S> {
         self.delivered += 1;
         self.inner.close(content_end, marker_end)
     }
+
+    fn utf16_offsets(&self) -> bool {
+        self.inner.utf16_offsets()
+    }
 }
 
 /// One match gathered by [`Collect`]: its content and where it lies in the input.

@@ -95,6 +95,31 @@ pub trait Sink {
     fn content(&mut self, fragment: &[u8]) -> ControlFlow<()>;
     /// The open match's content ends at `content_end`; its end marker ends at `marker_end`.
     fn close(&mut self, content_end: Pos, marker_end: Pos) -> ControlFlow<()>;
+
+    /// Whether this sink uses [`Pos::utf16`]. Counting UTF-16 code units costs a pass over
+    /// non-ASCII text between events; a sink that only needs byte offsets returns `false`,
+    /// and every `utf16` it is given (and in [`ScanError::Unclosed`]) is then 0. The answer
+    /// must not change during a scan.
+    ///
+    /// ```
+    /// use core::ops::ControlFlow;
+    /// use extract_between::{Markers, Pos, Scanner, Sink};
+    ///
+    /// struct Bytes(Vec<u64>);
+    /// impl Sink for Bytes {
+    ///     fn open(&mut self, _: Pos, c: Pos) -> ControlFlow<()> { self.0.push(c.byte); ControlFlow::Continue(()) }
+    ///     fn content(&mut self, _: &[u8]) -> ControlFlow<()> { ControlFlow::Continue(()) }
+    ///     fn close(&mut self, _: Pos, _: Pos) -> ControlFlow<()> { ControlFlow::Continue(()) }
+    ///     fn utf16_offsets(&self) -> bool { false }
+    /// }
+    /// let mut s = Scanner::new(&Markers::new("「", "」").unwrap());
+    /// let mut sink = Bytes(Vec::new());
+    /// s.feed("前「一」".as_bytes(), &mut sink).unwrap();
+    /// assert_eq!(sink.0, [6]);
+    /// ```
+    fn utf16_offsets(&self) -> bool {
+        true
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -106,6 +131,9 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     }
     fn close(&mut self, content_end: Pos, marker_end: Pos) -> ControlFlow<()> {
         (**self).close(content_end, marker_end)
+    }
+    fn utf16_offsets(&self) -> bool {
+        (**self).utf16_offsets()
     }
 }
 
@@ -466,7 +494,14 @@ impl Scanner {
         ascii: bool,
         sink: &mut S,
     ) -> ControlFlow<()> {
-        let mut at = Counter::new(self.scanned, ascii);
+        let mode = if !sink.utf16_offsets() {
+            Units::Off
+        } else if ascii {
+            Units::Ascii
+        } else {
+            Units::Count
+        };
+        let mut at = Counter::new(self.scanned, mode);
         let flow = self.scan_inner(data, sink, &mut at);
         self.scanned = at.pos(data, data.len());
         if flow.is_break() {
@@ -555,7 +590,8 @@ impl Scanner {
             let end = at.pos(data, x);
             let begin = Pos {
                 byte: end.byte - bytes.len() as u64,
-                utf16: end.utf16 - needle.utf16_len,
+                // 0 stays 0 when the sink declined UTF-16 offsets.
+                utf16: end.utf16.saturating_sub(needle.utf16_len),
             };
             i = x;
             if inside {
@@ -570,32 +606,51 @@ impl Scanner {
     }
 }
 
-/// Counts UTF-16 units lazily within one slice, as positions are asked for in order.
+/// How UTF-16 units are known within one slice.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Units {
+    /// ASCII: one unit per byte, nothing to count.
+    Ascii,
+    /// Counted from the bytes, lazily, as positions are asked for.
+    Count,
+    /// The sink does not want them: always 0.
+    Off,
+}
+
+/// Positions within one slice, asked for in increasing order.
 struct Counter {
     base: Pos,
     counted: usize,
     utf16: u64,
-    /// The slice is ASCII: one unit per byte, nothing to count.
-    ascii: bool,
+    units: Units,
 }
 
 impl Counter {
-    fn new(base: Pos, ascii: bool) -> Counter {
+    fn new(base: Pos, units: Units) -> Counter {
         Counter {
             base,
             counted: 0,
             utf16: base.utf16,
-            ascii,
+            units,
         }
     }
 
     /// Position of `data[x]`; `x` never decreases between calls.
     fn pos(&mut self, data: &[u8], x: usize) -> Pos {
-        if self.ascii {
-            return Pos {
-                byte: self.base.byte + x as u64,
-                utf16: self.base.utf16 + x as u64,
-            };
+        match self.units {
+            Units::Ascii => {
+                return Pos {
+                    byte: self.base.byte + x as u64,
+                    utf16: self.base.utf16 + x as u64,
+                };
+            }
+            Units::Off => {
+                return Pos {
+                    byte: self.base.byte + x as u64,
+                    utf16: 0,
+                };
+            }
+            Units::Count => {}
         }
         self.utf16 += utf16_len(&data[self.counted..x]);
         self.counted = x;

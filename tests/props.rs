@@ -161,3 +161,76 @@ fn check_agrees_with_std() {
         .tests(5000)
         .quickcheck(prop as fn(Vec<u8>, String, usize) -> bool);
 }
+
+/// A sink that declines UTF-16 offsets gets the same matches and byte offsets, under any
+/// chunking, with every UTF-16 field 0.
+#[test]
+fn bytes_only_sink_sees_the_same_matches() {
+    use core::ops::ControlFlow;
+    use extract_between::{Capped, Collect, Pos, Scanner, Sink};
+
+    struct BytesOnly(Collect);
+    impl Sink for BytesOnly {
+        fn open(&mut self, m: Pos, c: Pos) -> ControlFlow<()> {
+            self.0.open(m, c)
+        }
+        fn content(&mut self, f: &[u8]) -> ControlFlow<()> {
+            self.0.content(f)
+        }
+        fn close(&mut self, c: Pos, m: Pos) -> ControlFlow<()> {
+            self.0.close(c, m)
+        }
+        fn utf16_offsets(&self) -> bool {
+            false
+        }
+    }
+
+    fn prop(c: Case) -> TestResult {
+        let markers = Markers::new(c.start.as_str(), c.end.as_str()).unwrap();
+        let full = scan(&markers, c.text.as_bytes(), c.max_matches as u64, &c.chunks);
+        let mut scanner = Scanner::new(&markers);
+        let mut sink = Capped::new(BytesOnly(Collect::default()), c.max_matches as u64);
+        let mut error = None;
+        for piece in c.text.as_bytes().chunks(c.chunks[0]) {
+            match scanner.feed(piece, &mut sink) {
+                Ok(flow) if flow.is_break() => break,
+                Ok(_) => {}
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        if error.is_none() {
+            error = scanner.finish(&mut sink).err();
+        }
+        let truncated = sink.truncated();
+        let got = sink.into_inner().0.matches;
+        let bytes = |m: &extract_between::Collected| {
+            (
+                m.text.clone(),
+                m.marker_start.byte,
+                m.content_start.byte,
+                m.content_end.byte,
+                m.marker_end.byte,
+            )
+        };
+        let zero = got.iter().all(|m| {
+            [m.marker_start, m.content_start, m.content_end, m.marker_end]
+                .iter()
+                .all(|p| p.utf16 == 0)
+        });
+        let same_error = match (&error, &full.error) {
+            (Some(ScanError::Unclosed { marker: a }), Some(ScanError::Unclosed { marker: b })) => {
+                a.byte == b.byte && a.utf16 == 0
+            }
+            (a, b) => a == b,
+        };
+        TestResult::from_bool(
+            zero && same_error
+                && truncated == full.truncated
+                && got.iter().map(bytes).eq(full.matches.iter().map(bytes)),
+        )
+    }
+    qc().quickcheck(prop as fn(Case) -> TestResult);
+}
