@@ -41,3 +41,8 @@ pub use collect::{Capped, Collect, Collected};
 pub use extract::{ExtractError, Extracted, Extractor, extract};
 pub use markers::{MarkerError, Markers, Which};
 pub use scanner::{Pos, ScanError, Scanner, Sink};
+
+/// The README's Rust examples, run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
