@@ -271,15 +271,16 @@ pub fn router(args: ServeArgs) -> Router {
 }
 
 async fn log_request(id: u64, req: Request<Body>, next: axum::middleware::Next) -> Response {
-    let span =
-        tracing::debug_span!("request", id, method = %req.method(), path = %req.uri().path());
-    let _enter = span.enter();
-    let method = req.method().clone();
-    let path = req.uri().path().to_owned();
-    drop(_enter);
+    // Build the log fields only when they will be written: this runs on every request.
+    let logged = tracing::enabled!(tracing::Level::DEBUG)
+        .then(|| (req.method().clone(), req.uri().path().to_owned()));
     let mut response = next.run(req).await;
-    tracing::debug!(id, %method, path, status = response.status().as_u16(), "answered");
-    if let Ok(v) = HeaderValue::from_str(&id.to_string()) {
+    if let Some((method, path)) = logged {
+        tracing::debug!(id, %method, path, status = response.status().as_u16(), "answered");
+    }
+    let mut digits = String::with_capacity(20);
+    request::push_u64(&mut digits, id);
+    if let Ok(v) = HeaderValue::from_str(&digits) {
         response.headers_mut().insert("x-request-id", v);
     }
     response
