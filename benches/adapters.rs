@@ -5,13 +5,12 @@
 mod corpus;
 
 use bytes::Bytes;
-use criterion::{Criterion, Throughput};
+use criterion::Throughput;
 use extract_between::codec::ExtractCodec;
 use extract_between::stream::{Options, matches};
 use extract_between::{Extractor, Markers};
 use futures::StreamExt;
 use std::hint::black_box;
-use std::time::Duration;
 use tokio_util::codec::FramedRead;
 
 const CHUNK: usize = 8 << 10;
@@ -37,11 +36,7 @@ fn codec_count(markers: &Markers, text: &[u8]) -> usize {
 }
 
 fn main() {
-    let mut c = Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .configure_from_args();
+    let mut c = corpus::criterion();
     let corpora = corpus::all();
     for (name, (text, start, end)) in &corpora {
         let markers = Markers::new(*start, *end).unwrap();

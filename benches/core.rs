@@ -7,11 +7,10 @@
 mod corpus;
 
 use core::ops::ControlFlow;
-use criterion::{Criterion, Throughput};
+use criterion::Throughput;
 use extract_between::{Extractor, Markers, Pos, Scanner, Sink};
 use memchr::memmem;
 use std::hint::black_box;
-use std::time::Duration;
 
 /// The bar: two finders in a loop, collecting borrowed slices.
 fn baseline<'t>(
@@ -62,11 +61,7 @@ fn scan_chunks(markers: &Markers, text: &[u8], chunk: usize, utf16: bool) -> usi
 }
 
 fn main() {
-    let mut c = Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .configure_from_args();
+    let mut c = corpus::criterion();
     let corpora = corpus::all();
     for (name, (text, start, end)) in &corpora {
         let markers = Markers::new(*start, *end).unwrap();

@@ -6,8 +6,8 @@
 //! `--max-match-bytes`) and written when its end marker is found, so an unclosed match is
 //! never printed as if it were complete. Memory is constant whatever the input size.
 
-use crate::card::{CARD_JSON, MAX_TEXT_BYTES};
-use crate::request;
+use crate::card::CARD_JSON;
+use crate::request::{self, MAX_REQUEST_BYTES, payload_too_large_body};
 use crate::{Capped, Markers, Pos, ScanError, Scanner, Sink};
 use clap::{Args, Parser, Subcommand};
 use core::ops::ControlFlow;
@@ -124,29 +124,6 @@ pub fn main() -> ExitCode {
         Some(Command::Serve(args)) => crate::server::main(args),
         None => stream(cli.stream),
     }
-}
-
-/// The largest request body read in tool mode and by the HTTP service: every valid request
-/// fits, even with every text byte escaped as `\u0000` (6 bytes) and generous whitespace.
-///
-/// ```
-/// assert!(extract_between::cli::MAX_REQUEST_BYTES > 6 * extract_between::card::MAX_TEXT_BYTES);
-/// ```
-pub const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
-
-/// How a request body that is too large is answered, with `payload_too_large`.
-///
-/// ```
-/// assert!(extract_between::cli::payload_too_large_body().contains("payload_too_large"));
-/// ```
-pub fn payload_too_large_body() -> String {
-    request::error_body(
-        "payload_too_large",
-        &format!(
-            "request body is larger than {MAX_REQUEST_BYTES} bytes; no valid request is (text is at most {MAX_TEXT_BYTES} UTF-8 bytes)"
-        ),
-        None,
-    )
 }
 
 fn tool(path: Option<PathBuf>) -> ExitCode {

@@ -16,8 +16,8 @@
 use crate::collect::Capped;
 use crate::markers::Markers;
 use crate::scanner::Scanner;
-use crate::stream::{Assembler, Error, Match, Options};
-use bytes::{Bytes, BytesMut};
+use crate::stream::{Assembler, Error, Match, Options, Stop, feed_chunk};
+use bytes::BytesMut;
 use core::ops::ControlFlow;
 use std::io;
 use tokio_util::codec::Decoder;
@@ -133,24 +133,10 @@ impl Decoder for ExtractCodec {
         // Every byte is decided or carried by the scanner, so take them all. Freezing them lets
         // a match inside this read be a zero-copy slice; `FramedRead`'s buffer then
         // allocates its next read (reclaiming this one when no match still refers to it).
-        let chunk = src.split().freeze();
-        self.sink.get_mut().set_chunk(chunk.clone());
-        let fed = self.scanner.feed(&chunk, &mut self.sink);
-        // A match still open spans reads: copy what it has so far and let the chunk go.
-        self.sink.get_mut().set_chunk(Bytes::new());
-        match fed {
-            Ok(ControlFlow::Continue(())) => {}
-            Ok(ControlFlow::Break(())) => {
-                self.done = true;
-                if let Some(start) = self.sink.get_mut().too_large.take() {
-                    let limit = self.sink.get_ref().max_match_bytes();
-                    self.pending = Some(Error::MatchTooLarge { start, limit });
-                }
-            }
-            Err(e) => {
-                self.done = true;
-                self.pending = Some(Error::Scan(e));
-            }
+        let fed = feed_chunk(&mut self.scanner, &mut self.sink, src.split().freeze());
+        if !matches!(fed, Ok(ControlFlow::Continue(()))) {
+            self.done = true;
+            self.pending = fed.err().map(Stop::into_error);
         }
         self.next_item()
     }

@@ -105,6 +105,29 @@ fn json_type(raw: &RawValue) -> &'static str {
 
 const FIELDS: [&str; 4] = ["text", "start", "end", "max_matches"];
 
+/// The largest request body read in tool mode and by the HTTP service: every valid request
+/// fits, even with every text byte escaped as `\u0000` (6 bytes) and generous whitespace.
+///
+/// ```
+/// assert!(extract_between::request::MAX_REQUEST_BYTES > 6 * extract_between::card::MAX_TEXT_BYTES);
+/// ```
+pub const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+
+/// How a request body that is too large is answered, with `payload_too_large`.
+///
+/// ```
+/// assert!(extract_between::request::payload_too_large_body().contains("payload_too_large"));
+/// ```
+pub fn payload_too_large_body() -> String {
+    error_body(
+        "payload_too_large",
+        &format!(
+            "request body is larger than {MAX_REQUEST_BYTES} bytes; no valid request is (text is at most {MAX_TEXT_BYTES} UTF-8 bytes)"
+        ),
+        None,
+    )
+}
+
 /// Parses and validates a request body against the card's input schema and limits.
 ///
 /// # Errors
@@ -316,13 +339,10 @@ pub fn execute(body: &[u8]) -> Reply {
 /// assert_eq!(run(&req).body, r#"{"matches":["a"],"truncated":true}"#);
 /// ```
 pub fn run(request: &Request) -> Reply {
-    let extractor = Extractor::new(&request.markers)
+    // `Extractor::new` applies the card's text limit; `max_matches` was validated by `parse`.
+    let result = Extractor::new(&request.markers)
         .max_matches(request.max_matches)
-        .map(|e| e.max_text_bytes(Some(MAX_TEXT_BYTES)));
-    let result = match extractor {
-        Ok(ex) => ex.extract(&request.text),
-        Err(e) => Err(e),
-    };
+        .and_then(|ex| ex.extract(&request.text));
     match result {
         Ok(out) => {
             let mut body = String::with_capacity(request.text.len() / 2 + 32);

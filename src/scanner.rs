@@ -253,8 +253,6 @@ enum State {
     Inside,
     /// The sink asked to stop; input is ignored.
     Stopped,
-    /// An error was found; it is repeated on every call.
-    Failed,
     /// `finish` succeeded.
     Finished,
 }
@@ -333,10 +331,11 @@ impl Scanner {
         mut chunk: &[u8],
         sink: &mut S,
     ) -> Result<ControlFlow<()>, ScanError> {
-        match self.state {
-            State::Stopped | State::Finished => return Ok(ControlFlow::Break(())),
-            State::Failed => return Err(self.failure()),
-            State::Seek | State::Inside => {}
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        if matches!(self.state, State::Stopped | State::Finished) {
+            return Ok(ControlFlow::Break(()));
         }
         if self.pending_len > 0 {
             // Complete the character cut by the previous boundary and scan it on its own.
@@ -396,10 +395,11 @@ impl Scanner {
     /// inside a character; any earlier error again. When the sink stopped the scan early,
     /// nothing after that point is judged and the result is `Ok`.
     pub fn finish<S: Sink + ?Sized>(&mut self, sink: &mut S) -> Result<(), ScanError> {
-        match self.state {
-            State::Stopped | State::Finished => return Ok(()),
-            State::Failed => return Err(self.failure()),
-            State::Seek | State::Inside => {}
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        if matches!(self.state, State::Stopped | State::Finished) {
+            return Ok(());
         }
         if self.pending_len > 0 {
             return Err(self.fail(ScanError::InvalidUtf8 {
@@ -473,15 +473,8 @@ impl Scanner {
         self.state == State::Stopped
     }
 
-    fn failure(&self) -> ScanError {
-        self.error.clone().unwrap_or(ScanError::InvalidUtf8 {
-            offset: self.scanned.byte,
-            incomplete: false,
-        })
-    }
-
+    /// Records a terminal error: every later call returns it again.
     fn fail(&mut self, error: ScanError) -> ScanError {
-        self.state = State::Failed;
         self.error = Some(error.clone());
         error
     }

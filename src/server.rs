@@ -22,9 +22,8 @@
 //! finish; a client that disconnects mid-stream drops its scanner and body at once.
 
 use crate::card::{CARD_JSON, TOOL_ID, TOOL_VERSION};
-use crate::cli::{MAX_REQUEST_BYTES, payload_too_large_body};
 use crate::markers::Markers;
-use crate::request::{self, error_body};
+use crate::request::{self, MAX_REQUEST_BYTES, error_body, payload_too_large_body};
 use crate::scanner::ScanError;
 use crate::stream::{self, Error as StreamError, MatchStream, Options};
 use axum::Router;
@@ -335,8 +334,12 @@ async fn card() -> Response {
     json_response(StatusCode::OK, CARD_JSON.into())
 }
 
+/// The shipped card, parsed once for the documents built from it.
+static CARD: std::sync::LazyLock<serde_json::Value> =
+    std::sync::LazyLock::new(|| serde_json::from_str(CARD_JSON).unwrap_or_default());
+
 async fn tools() -> Response {
-    let card: serde_json::Value = serde_json::from_str(CARD_JSON).unwrap_or_default();
+    let card = &*CARD;
     let list = serde_json::json!({
         "tools": [{
             "id": TOOL_ID,
@@ -351,7 +354,9 @@ async fn tools() -> Response {
 }
 
 async fn openapi() -> Response {
-    json_response(StatusCode::OK, openapi_document().to_string())
+    static DOCUMENT: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| openapi_document().to_string());
+    json_response(StatusCode::OK, DOCUMENT.clone())
 }
 
 /// The OpenAPI 3.1 document of the service; request and response schemas are the card's.
@@ -361,7 +366,7 @@ async fn openapi() -> Response {
 /// assert_eq!(doc["openapi"], "3.1.0");
 /// ```
 pub fn openapi_document() -> serde_json::Value {
-    let card: serde_json::Value = serde_json::from_str(CARD_JSON).unwrap_or_default();
+    let card = &*CARD;
     let error = serde_json::json!({
         "type": "object",
         "required": ["error"],

@@ -271,10 +271,6 @@ impl Assembler {
         self.chunk = chunk;
     }
 
-    pub(crate) fn max_match_bytes(&self) -> usize {
-        self.max_match_bytes
-    }
-
     /// Bytes held for the open match (owned copy only; slices share the chunk).
     pub(crate) fn held(&self) -> usize {
         self.owned.len()
@@ -367,15 +363,50 @@ pub struct MatchStream<S> {
     scanner: Scanner,
     sink: Capped<Assembler>,
     /// A terminal error, yielded after the matches completed before it.
-    pending: Option<PendingError>,
+    pending: Option<Stop>,
     failed: bool,
     done: bool,
 }
 
+/// A terminal error found while scanning (the source's own errors are passed on as they
+/// come).
 #[derive(Debug)]
-enum PendingError {
+pub(crate) enum Stop {
     Scan(ScanError),
-    TooLarge(Pos),
+    TooLarge { start: Pos, limit: usize },
+}
+
+impl Stop {
+    pub(crate) fn into_error<E>(self) -> Error<E> {
+        match self {
+            Stop::Scan(e) => Error::Scan(e),
+            Stop::TooLarge { start, limit } => Error::MatchTooLarge { start, limit },
+        }
+    }
+}
+
+/// Feeds one chunk to the scanner, assembling matches: one inside the chunk shares its
+/// memory; one still open afterwards is copied so the chunk can go. `Ok(Break)`: nothing more
+/// needs reading (the cap and truncation are known). Shared by the Stream adapter and the
+/// codec.
+pub(crate) fn feed_chunk(
+    scanner: &mut Scanner,
+    sink: &mut Capped<Assembler>,
+    chunk: Bytes,
+) -> Result<ControlFlow<()>, Stop> {
+    sink.get_mut().set_chunk(chunk.clone());
+    let fed = scanner.feed(&chunk, sink);
+    sink.get_mut().set_chunk(Bytes::new());
+    match fed {
+        Err(e) => Err(Stop::Scan(e)),
+        Ok(flow) => match sink.get_mut().too_large.take() {
+            Some(start) => Err(Stop::TooLarge {
+                start,
+                limit: sink.get_ref().max_match_bytes,
+            }),
+            None => Ok(flow),
+        },
+    }
 }
 
 impl<S> fmt::Debug for MatchStream<S> {
@@ -504,11 +535,7 @@ where
             }
             if let Some(e) = this.pending.take() {
                 this.failed = true;
-                let limit = this.sink.get_ref().max_match_bytes();
-                return Poll::Ready(Some(Err(match e {
-                    PendingError::Scan(e) => Error::Scan(e),
-                    PendingError::TooLarge(start) => Error::MatchTooLarge { start, limit },
-                })));
+                return Poll::Ready(Some(Err(e.into_error())));
             }
             if this.done {
                 return Poll::Ready(None);
@@ -532,31 +559,17 @@ where
                     this.source = None;
                     this.done = true;
                     if let Err(e) = this.scanner.finish(&mut this.sink) {
-                        this.pending = Some(PendingError::Scan(e));
+                        this.pending = Some(Stop::Scan(e));
                     }
                     continue;
                 }
             };
-            this.sink.get_mut().set_chunk(chunk.clone());
-            let fed = this.scanner.feed(&chunk, &mut this.sink);
-            // Whatever is still open now spans chunks: copy it and let the chunk go.
-            this.sink.get_mut().set_chunk(Bytes::new());
-            match fed {
-                Ok(ControlFlow::Continue(())) => {}
-                Ok(ControlFlow::Break(())) => {
-                    // The cap and truncation are known, or a match grew too large: either
-                    // way, read no further.
-                    this.source = None;
-                    this.done = true;
-                    if let Some(start) = this.sink.get_mut().too_large.take() {
-                        this.pending = Some(PendingError::TooLarge(start));
-                    }
-                }
-                Err(e) => {
-                    this.source = None;
-                    this.done = true;
-                    this.pending = Some(PendingError::Scan(e));
-                }
+            let fed = feed_chunk(&mut this.scanner, &mut this.sink, chunk);
+            if !matches!(fed, Ok(ControlFlow::Continue(()))) {
+                // The cap and truncation are known, or an error: read no further.
+                this.source = None;
+                this.done = true;
+                this.pending = fed.err();
             }
         }
     }

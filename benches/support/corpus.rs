@@ -3,6 +3,15 @@
 
 pub const SIZE: usize = 16 << 20;
 
+/// The measurement settings every bench in this folder uses.
+pub fn criterion() -> criterion::Criterion {
+    criterion::Criterion::default()
+        .sample_size(20)
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(3))
+        .configure_from_args()
+}
+
 /// A tiny deterministic generator so runs are comparable.
 struct Lcg(u64);
 impl Lcg {
