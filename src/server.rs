@@ -28,7 +28,6 @@ use crate::scanner::ScanError;
 use crate::stream::{self, Error as StreamError, MatchStream, Options};
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::error_handling::HandleErrorLayer;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -45,7 +44,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tower::{BoxError, ServiceBuilder};
 
 const TOOL_PATH: &str = "/v1/tools/text-extract-between/versions/1.0.0";
 
@@ -238,7 +236,9 @@ pub async fn serve(
 /// # let _ = app;
 /// ```
 pub fn router(args: ServeArgs) -> Router {
-    let max_concurrency = args.max_concurrency.max(1);
+    // One semaphore shared by every route: `Router::layer` builds a layer per route, so a
+    // tower concurrency-limit layer there would limit each route on its own.
+    let in_flight = Arc::new(Semaphore::new(args.max_concurrency.max(1)));
     let state = AppState {
         streams: Arc::new(Semaphore::new(args.max_streams.max(1))),
         args: Arc::new(args),
@@ -257,19 +257,30 @@ pub fn router(args: ServeArgs) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
-        .layer(
-            ServiceBuilder::new()
-                .layer(axum::middleware::from_fn(move |req, next| {
-                    let id = request_ids.fetch_add(1, Ordering::Relaxed);
-                    log_request(id, req, next)
-                }))
-                .layer(HandleErrorLayer::new(overloaded))
-                .load_shed()
-                .concurrency_limit(max_concurrency),
-        )
+        .layer(axum::middleware::from_fn(move |req, next| {
+            let id = request_ids.fetch_add(1, Ordering::Relaxed);
+            admit(id, in_flight.clone(), req, next)
+        }))
 }
 
-async fn log_request(id: u64, req: Request<Body>, next: axum::middleware::Next) -> Response {
+/// Every request: a place under the concurrency limit (else 503 at once, rather than queueing
+/// without bound), a request id, and a debug log line.
+async fn admit(
+    id: u64,
+    in_flight: Arc<Semaphore>,
+    req: Request<Body>,
+    next: axum::middleware::Next,
+) -> Response {
+    let Ok(_place) = in_flight.try_acquire_owned() else {
+        return json_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            error_body(
+                "overloaded",
+                "too many requests in flight; retry shortly",
+                None,
+            ),
+        );
+    };
     // Build the log fields only when they will be written: this runs on every request.
     let logged = tracing::enabled!(tracing::Level::DEBUG)
         .then(|| (req.method().clone(), req.uri().path().to_owned()));
@@ -283,17 +294,6 @@ async fn log_request(id: u64, req: Request<Body>, next: axum::middleware::Next) 
         response.headers_mut().insert("x-request-id", v);
     }
     response
-}
-
-async fn overloaded(_: BoxError) -> Response {
-    json_response(
-        StatusCode::SERVICE_UNAVAILABLE,
-        error_body(
-            "overloaded",
-            "too many requests in flight; retry shortly",
-            None,
-        ),
-    )
 }
 
 fn json_response(status: StatusCode, body: String) -> Response {

@@ -573,3 +573,29 @@ fn a_client_that_disconnects_mid_stream_frees_its_place() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn requests_past_the_concurrency_limit_get_503() {
+    let server = Server::start(&["--max-concurrency", "1"]);
+    // Hold the only place: an execute request whose body is still arriving.
+    let mut held = server.connect();
+    held.write_all(
+        format!("POST {TOOL}/execute HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{")
+            .as_bytes(),
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let r = get(&server, "/healthz");
+    assert_eq!(r.status, 503);
+    assert_eq!(r.json()["error"]["code"], "overloaded");
+    drop(held);
+    // Once the held request is gone the place is free again.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while get(&server, "/healthz").status != 200 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the place was never freed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
