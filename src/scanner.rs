@@ -29,7 +29,7 @@
 //! stops the scan with its offset, after every match completed before it was reported.
 
 use crate::markers::Markers;
-use crate::utf8::{all_ascii, check, sequence_len, utf16_len};
+use crate::utf8::{all_ascii, check, sequence_len, utf16_len, utf16_len_from};
 use core::fmt;
 use core::ops::ControlFlow;
 use memchr::memmem;
@@ -645,7 +645,7 @@ impl Counter {
             }
             Units::Count => {}
         }
-        self.utf16 += utf16_len(&data[self.counted..x]);
+        self.utf16 += utf16_len_from(&data[..x], self.counted);
         self.counted = x;
         Pos {
             byte: self.base.byte + x as u64,

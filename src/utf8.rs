@@ -21,19 +21,70 @@
 /// assert_eq!(utf16_len(&b[..1]) + utf16_len(&b[1..]), 2);
 /// ```
 pub fn utf16_len(bytes: &[u8]) -> u64 {
+    utf16_len_from(bytes, 0)
+}
+
+/// Number of UTF-16 code units of `data[from..]`, counted as [`utf16_len`] does. The bytes
+/// before `from` are not counted; they may be read, which lets a short tail be counted as one
+/// masked 32-byte window instead of byte by byte (the scanner counts many short spans between
+/// events, and the tails were most of its counting time).
+///
+/// ```
+/// use extract_between::utf8::utf16_len_from;
+/// let text = "ab😀c".as_bytes();
+/// assert_eq!(utf16_len_from(text, 2), "😀c".encode_utf16().count() as u64);
+/// assert_eq!(utf16_len_from(text, text.len()), 0);
+/// ```
+///
+/// # Panics
+///
+/// When `from > data.len()`, like slicing.
+pub fn utf16_len_from(data: &[u8], from: usize) -> u64 {
     // Units = bytes − continuation bytes + four-byte leads. Each byte contributes −1, 0 or +1
     // to that correction; 32 independent i8 lanes, flushed before they can overflow, let the
     // compiler vectorise the loop.
-    let mut chunks = bytes.chunks_exact(32);
+    let body = &data[from..];
+    let mut chunks = body.chunks_exact(32);
     let mut correction = lanes_correction(&mut chunks);
-    for &b in chunks.remainder() {
-        correction += i64::from(byte_correction(b));
+    let tail = chunks.remainder();
+    if let Some(window) = data.last_chunk::<32>() {
+        // The last 32 bytes of `data` end with the tail: count only the tail's lanes.
+        correction += masked_correction(window, 32 - tail.len());
+    } else {
+        for &b in tail {
+            correction += i64::from(byte_correction(b));
+        }
     }
-    // Never negative: every continuation byte follows its lead byte.
-    (bytes.len() as i64 + correction).max(0) as u64
+    // Never negative for a span that starts on a character boundary.
+    (body.len() as i64 + correction).max(0) as u64
+}
+
+/// The correction of `window[skip..]`, computed over all 32 lanes with the first `skip`
+/// masked out, so it vectorises. At most 32 in magnitude: an i8 holds it.
+fn masked_correction(window: &[u8; 32], skip: usize) -> i64 {
+    const LANE: [u8; 32] = {
+        let mut lane = [0u8; 32];
+        let mut i = 0;
+        while i < 32 {
+            lane[i] = i as u8;
+            i += 1;
+        }
+        lane
+    };
+    let skip = skip as u8;
+    let mut acc = [0i8; 32];
+    for ((a, &b), &lane) in acc.iter_mut().zip(window).zip(&LANE) {
+        // All ones for lanes at or after `skip`, so the AND keeps their correction.
+        let keep = i8::from(lane >= skip).wrapping_neg();
+        *a = byte_correction(b) & keep;
+    }
+    i64::from(acc.iter().fold(0i8, |s, &a| s.wrapping_add(a)))
 }
 
 fn lanes_correction(chunks: &mut core::slice::ChunksExact<'_, u8>) -> i64 {
+    if chunks.len() == 0 {
+        return 0;
+    }
     let mut acc = [0i8; 32];
     let mut rounds = 0;
     let mut total = 0i64;
