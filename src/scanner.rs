@@ -29,7 +29,7 @@
 //! stops the scan with its offset, after every match completed before it was reported.
 
 use crate::markers::Markers;
-use crate::utf8::{all_ascii, check, sequence_len, utf16_len, utf16_len_from};
+use crate::utf8::{all_ascii, ascii_run_without, check, sequence_len, utf16_len, utf16_len_from};
 use core::fmt;
 use core::ops::ControlFlow;
 use memchr::memmem;
@@ -362,6 +362,27 @@ impl Scanner {
                         incomplete: false,
                     }));
                 }
+            }
+        }
+        if self.held == 0 {
+            // An ASCII run without the first byte of the needle sought holds no event: one
+            // fused pass validates it and skips it. On text without markers that is the
+            // whole chunk, which then costs one pass over memory instead of two (validation,
+            // then search).
+            let inside = self.state == State::Inside;
+            let first = if inside { &self.end } else { &self.start }.bytes()[0];
+            let n = ascii_run_without(chunk, first);
+            if n > 0 {
+                let (run, rest) = chunk.split_at(n);
+                if inside && sink.content(run).is_break() {
+                    self.state = State::Stopped;
+                    return Ok(ControlFlow::Break(()));
+                }
+                self.scanned.byte += n as u64;
+                if sink.utf16_offsets() {
+                    self.scanned.utf16 += n as u64;
+                }
+                chunk = rest;
             }
         }
         // ASCII is valid UTF-8 and counts one UTF-16 unit per byte: one cheap pass decides

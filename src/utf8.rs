@@ -131,6 +131,35 @@ pub fn all_ascii(bytes: &[u8]) -> bool {
         .all(|block| block.iter().fold(0u8, |acc, &b| acc | b) < 0x80)
 }
 
+/// Length of the longest prefix of `bytes`, in whole 64-byte blocks, that is ASCII and does
+/// not contain `byte`: validation and a one-byte search fused into one pass, which the
+/// compiler vectorises.
+///
+/// ```
+/// use extract_between::utf8::ascii_run_without;
+/// let text = [b'a'; 200];
+/// assert_eq!(ascii_run_without(&text, b'['), 192); // whole blocks only
+/// let mut marked = text;
+/// marked[130] = b'[';
+/// assert_eq!(ascii_run_without(&marked, b'['), 128);
+/// marked[70] = 0xC3;
+/// assert_eq!(ascii_run_without(&marked, b'['), 64);
+/// ```
+pub fn ascii_run_without(bytes: &[u8], byte: u8) -> usize {
+    let mut run = 0;
+    for block in bytes.chunks_exact(64) {
+        // The high bit of the fold is set by a non-ASCII byte or by `byte` (marked 0x80).
+        let flags = block
+            .iter()
+            .fold(0u8, |acc, &b| acc | b | (u8::from(b == byte) << 7));
+        if flags >= 0x80 {
+            break;
+        }
+        run += 64;
+    }
+    run
+}
+
 /// The result of [`check`]: how much of a chunk is whole, valid characters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checked {

@@ -237,3 +237,24 @@ fn bytes_only_sink_sees_the_same_matches() {
     }
     qc().quickcheck(prop as fn(Case) -> TestResult);
 }
+
+/// `ascii_run_without` returns the longest prefix of whole 64-byte blocks that is ASCII and
+/// free of the byte: every byte before it is, and the next whole block is not.
+#[test]
+fn ascii_run_without_is_the_longest_clean_prefix_of_blocks() {
+    fn prop(filler: u8, len: u16, dirt: Vec<(u16, u8)>, byte: u8) -> bool {
+        let mut bytes = vec![filler % 0x80; usize::from(len) % 1000];
+        for (at, b) in dirt.into_iter().take(3) {
+            if !bytes.is_empty() {
+                let at = usize::from(at) % bytes.len();
+                bytes[at] = b;
+            }
+        }
+        let r = extract_between::utf8::ascii_run_without(&bytes, byte);
+        let clean = |s: &[u8]| s.iter().all(|&b| b < 0x80 && b != byte);
+        r % 64 == 0 && clean(&bytes[..r]) && (r + 64 > bytes.len() || !clean(&bytes[r..r + 64]))
+    }
+    QuickCheck::new()
+        .tests(5000)
+        .quickcheck(prop as fn(u8, u16, Vec<(u16, u8)>, u8) -> bool);
+}

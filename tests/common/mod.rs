@@ -63,7 +63,29 @@ fn marker(g: &mut Gen, text: &str) -> String {
 impl Arbitrary for Case {
     fn arbitrary(g: &mut Gen) -> Case {
         let size = g.size();
-        let text = piece_string(g, size);
+        let mut text = piece_string(g, size);
+        // Sometimes long ASCII runs (with an occasional marker-like byte), which whole 64-byte
+        // blocks of the scanner's fused skip see only when chunks are long too.
+        if u8::arbitrary(g) % 3 == 0 {
+            let runs = 1 + usize::arbitrary(g) % 4;
+            for _ in 0..runs {
+                let len = 60 + usize::arbitrary(g) % 200;
+                let mut run = String::new();
+                for i in 0..len {
+                    run.push_str(if i % 97 == 96 {
+                        g.choose(ALPHABET).unwrap()
+                    } else {
+                        "a"
+                    });
+                }
+                let at = text
+                    .char_indices()
+                    .map(|(i, _)| i)
+                    .nth(usize::arbitrary(g) % (text.chars().count() + 1))
+                    .unwrap_or(text.len());
+                text.insert_str(at, &run);
+            }
+        }
         let start = marker(g, &text);
         let end = if u8::arbitrary(g) % 5 == 0 {
             start.clone()
@@ -72,7 +94,16 @@ impl Arbitrary for Case {
         };
         let max_matches = *g.choose(&[1, 2, 3, 5, 100]).unwrap();
         let n = 1 + usize::arbitrary(g) % 6;
-        let chunks = (0..n).map(|_| 1 + usize::arbitrary(g) % 9).collect();
+        let long = bool::arbitrary(g);
+        let chunks = (0..n)
+            .map(|_| {
+                if long {
+                    1 + usize::arbitrary(g) % 300
+                } else {
+                    1 + usize::arbitrary(g) % 9
+                }
+            })
+            .collect();
         Case {
             text,
             start,
