@@ -252,7 +252,9 @@ fn ascii_run_without_is_the_longest_clean_prefix_of_blocks() {
         }
         let r = extract_between::utf8::ascii_run_without(&bytes, byte);
         let clean = |s: &[u8]| s.iter().all(|&b| b < 0x80 && b != byte);
-        r % 64 == 0 && clean(&bytes[..r]) && (r + 64 > bytes.len() || !clean(&bytes[r..r + 64]))
+        r.is_multiple_of(64)
+            && clean(&bytes[..r])
+            && (r + 64 > bytes.len() || !clean(&bytes[r..r + 64]))
     }
     QuickCheck::new()
         .tests(5000)
