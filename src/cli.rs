@@ -12,7 +12,7 @@ use crate::{Capped, Markers, Pos, ScanError, Scanner, Sink};
 use clap::{Args, Parser, Subcommand};
 use core::ops::ControlFlow;
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Seek, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -102,8 +102,7 @@ struct StreamArgs {
     #[arg(long)]
     no_progress: bool,
     /// Read files with read(2) only, never through a memory map. By default a regular file
-    /// of 1 MiB or more (stdin too, when redirected from one) is mapped a window at a time
-    /// (faster: no copy into a buffer); a file
+    /// of 1 MiB or more is mapped a window at a time (faster: no copy into a buffer); a file
     /// truncated by another process while it is mapped can then kill this process with
     /// SIGBUS, as with ripgrep.
     #[arg(long)]
@@ -259,26 +258,16 @@ struct Input {
 enum Source {
     /// read(2) into the shared buffer: stdin, pipes, small or special files.
     Read(Box<dyn Read>),
-    /// A regular file, mapped a window at a time from byte `start` (stdin redirected from
-    /// a file may have been read up to there already) to byte `end`.
-    Map { file: File, start: u64, end: u64 },
+    /// A regular file of this length, mapped a window at a time.
+    Map(File, u64),
 }
 
 fn open(path: &PathBuf, mmap: bool) -> io::Result<Input> {
     if path.as_os_str() == "-" {
-        // `< file` makes stdin a regular file: map it too, from its current position.
-        let mapped = mmap.then(stdin_file).flatten().and_then(|mut file| {
-            let start = file.stream_position().ok()?;
-            mappable(file, start).ok()
-        });
-        let (source, size) = match mapped {
-            Some((source, size)) => (source, Some(size)),
-            None => (Source::Read(Box::new(io::stdin().lock())), None),
-        };
         return Ok(Input {
             name: "-".into(),
-            source,
-            size,
+            source: Source::Read(Box::new(io::stdin().lock())),
+            size: None,
         });
     }
     let file = File::open(path)?;
@@ -287,46 +276,18 @@ fn open(path: &PathBuf, mmap: bool) -> io::Result<Input> {
         return Err(io::Error::other("is a directory"));
     }
     let size = meta.is_file().then_some(meta.len());
-    let source = if mmap && meta.is_file() {
-        mappable(file, 0).map_or_else(|file| Source::Read(Box::new(file)), |(source, _)| source)
-    } else {
-        Source::Read(Box::new(file))
+    let source = match size {
+        // Mapping costs a few system calls: worth it only past the copy it saves.
+        Some(len) if mmap && len >= MAP_MIN && map_window(&file, 0, 1).is_ok() => {
+            Source::Map(file, len)
+        }
+        _ => Source::Read(Box::new(file)),
     };
     Ok(Input {
         name: path.display().to_string(),
         source,
         size,
     })
-}
-
-/// `file` from `start` as a [`Source::Map`] with the length to scan, when it is a regular
-/// file long enough for mapping to pay (a few system calls against the copy it saves) and
-/// the system maps it; else the file back.
-fn mappable(file: File, start: u64) -> Result<(Source, u64), File> {
-    let end = match file.metadata() {
-        Ok(meta) if meta.is_file() => meta.len(),
-        _ => return Err(file),
-    };
-    if end.saturating_sub(start) < MAP_MIN || map_window(&file, start, 1).is_err() {
-        return Err(file);
-    }
-    Ok((Source::Map { file, start, end }, end - start))
-}
-
-/// Standard input as a `File` (sharing its position), to map it when it is a regular file.
-#[cfg(unix)]
-fn stdin_file() -> Option<File> {
-    use std::os::fd::AsFd;
-    io::stdin()
-        .as_fd()
-        .try_clone_to_owned()
-        .ok()
-        .map(File::from)
-}
-
-#[cfg(not(unix))]
-fn stdin_file() -> Option<File> {
-    None
 }
 
 const READ_CHUNK: usize = 64 * 1024;
@@ -416,9 +377,7 @@ fn stream(args: StreamArgs) -> ExitCode {
         let mut sink = Capped::new(&mut writer, args.max_matches.unwrap_or(u64::MAX));
         let result = match input.source {
             Source::Read(reader) => run_one(&markers, reader, &mut buf, &mut sink, bar.as_ref()),
-            Source::Map { file, start, end } => {
-                run_mapped(&markers, &file, start..end, &mut sink, bar.as_ref())
-            }
+            Source::Map(file, len) => run_mapped(&markers, &file, len, &mut sink, bar.as_ref()),
         };
         let truncated = sink.truncated();
         if let Some(bar) = bar {
@@ -511,39 +470,28 @@ fn run_one<W: Write>(
     scanner.finish(sink).map_err(Failure::Scan)
 }
 
-/// [`run_one`] over the bytes `range` of a regular file, mapped a window at a time and fed
-/// in read-sized chunks (so the validation and search passes over each chunk hit the cache).
-/// Leaves the file position where the scan stopped, as reading would have.
+/// [`run_one`] over a regular file of `len` bytes, mapped a window at a time and fed in
+/// read-sized chunks (so the validation and search passes over each chunk hit the cache).
 fn run_mapped<W: Write>(
     markers: &Markers,
-    mut file: &File,
-    range: core::ops::Range<u64>,
+    file: &File,
+    len: u64,
     sink: &mut Capped<&mut Writer<'_, W>>,
     bar: Option<&indicatif::ProgressBar>,
 ) -> Result<(), Failure> {
     let mut scanner = Scanner::new(markers);
-    let mut offset = range.start;
-    let result = 'scan: {
-        while offset < range.end {
-            let len = MAP_WINDOW.min(range.end - offset);
-            let window = match map_window(file, offset, len) {
-                Ok(w) => w,
-                Err(e) => break 'scan Err(Failure::Read(e)),
-            };
-            for chunk in window.chunks(READ_CHUNK) {
-                offset += chunk.len() as u64;
-                match feed(&mut scanner, chunk, sink, bar) {
-                    Ok(ControlFlow::Continue(())) => {}
-                    Ok(ControlFlow::Break(())) => break 'scan Ok(()),
-                    Err(e) => break 'scan Err(e),
-                }
+    let mut offset = 0;
+    while offset < len {
+        let window =
+            map_window(file, offset, MAP_WINDOW.min(len - offset)).map_err(Failure::Read)?;
+        for chunk in window.chunks(READ_CHUNK) {
+            if feed(&mut scanner, chunk, sink, bar)?.is_break() {
+                return Ok(());
             }
         }
-        scanner.finish(sink).map_err(Failure::Scan)
-    };
-    // Matters for stdin redirected from a file, whose position other processes share.
-    let _ = file.seek(io::SeekFrom::Start(offset));
-    result
+        offset += window.len() as u64;
+    }
+    scanner.finish(sink).map_err(Failure::Scan)
 }
 
 /// Feeds one chunk; `Break` when the scan is over without error (the cap and truncation are

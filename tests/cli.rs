@@ -450,39 +450,3 @@ fn progress_only_when_asked_on_a_non_terminal() {
     );
     assert_eq!(forced.stdout, quiet.stdout);
 }
-
-#[test]
-fn stdin_redirected_from_a_file_is_read_from_its_position() {
-    use std::io::{Seek, SeekFrom};
-    // Long enough to be mapped; the first `skip` bytes were consumed by someone else.
-    let input = text_cut_at(3 * MIB, &[2 * MIB]);
-    let path = temp("stdin-file.txt", input.as_bytes());
-    let skip = 1_000_003; // inside the filler, on a character boundary (filler is ASCII)
-    assert!(input.is_char_boundary(skip));
-    for extra in [&[][..], &["--no-mmap"][..]] {
-        let mut file = std::fs::File::open(&path).unwrap();
-        file.seek(SeekFrom::Start(skip as u64)).unwrap();
-        let out = Command::new(BIN)
-            .args([&["-s", "「", "-e", "」"][..], extra].concat())
-            .stdin(file.try_clone().unwrap())
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-        let expected: String =
-            extract_between::Extractor::new(&extract_between::Markers::new("「", "」").unwrap())
-                .unlimited()
-                .extract(&input[skip..])
-                .unwrap()
-                .matches
-                .iter()
-                .map(|m| format!("{m}\n"))
-                .collect();
-        assert_eq!(text(&out.stdout), expected, "{extra:?}");
-        // The shared position is left at the end, as reading leaves it.
-        assert_eq!(
-            file.stream_position().unwrap(),
-            input.len() as u64,
-            "{extra:?}"
-        );
-    }
-}
