@@ -6,8 +6,6 @@
 # on generated 64 MiB files (dense: a match every ~80 bytes; none: no marker at all;
 # unicode: Japanese text with 「…」 every ~150 bytes, same commands with those markers).
 # Reports the median wall time of RUNS runs, throughput, peak RSS and our speed-up.
-# A row for `extract-between --no-mmap` (read(2) instead of the memory map) shows what the
-# map is worth: it is the one use of `unsafe` in the crate.
 # Usage: bash benches/cli.sh   (RUNS=7 SIZE_MIB=64 to change)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,10 +17,7 @@ if ! command -v rg >/dev/null; then
 fi
 cargo build --release --quiet
 BIN=$PWD/target/release/extract-between
-# On disk (in the page cache after the first run), as users' files are: tmpfs would hide the
-# difference between mapping a file and reading it.
-mkdir -p target
-WORK=$(mktemp -d "$PWD/target/cli-bench.XXXXXX")
+WORK=$(mktemp -d /dev/shm/eb-bench.XXXXXX 2>/dev/null || mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 python3 - "$WORK" "$SIZE_MIB" <<'PY'
@@ -80,10 +75,9 @@ for corpus in dense none unicode; do
     [ "$a" = "$b" ] && [ "$a" = "$c" ] || { echo "outputs differ: $a $b $c" >&2; exit 1; }
   fi
   read -r ours ours_rss < <(measure "$BIN" -s "$s" -e "$e" "$f")
-  read -r nomap nomap_rss < <(measure "$BIN" --no-mmap -s "$s" -e "$e" "$f")
   read -r grep_t grep_rss < <(measure grep -oP "$grep_re" "$f")
   read -r rg_t rg_rss < <(measure rg -o "$rg_re" -r '$1' "$f")
-  for row in "extract-between $ours $ours_rss" "--no-mmap $nomap $nomap_rss" "grep-oP $grep_t $grep_rss" "rg-o $rg_t $rg_rss"; do
+  for row in "extract-between $ours $ours_rss" "grep-oP $grep_t $grep_rss" "rg-o $rg_t $rg_rss"; do
     set -- $row
     awk -v c="$corpus" -v t="$1" -v s="$2" -v r="$3" -v b="$bytes" -v o="$ours" \
       'BEGIN { printf "%-8s %-16s %10.4f %10.2f %12d %9.2fx\n", c, t, s, (s > 0 ? b / s / 1e9 : 0), r, (o > 0 ? s / o : 0) }'

@@ -101,12 +101,6 @@ struct StreamArgs {
     /// Never show a progress bar.
     #[arg(long)]
     no_progress: bool,
-    /// Read files with read(2) only, never through a memory map. By default a regular file
-    /// of 1 MiB or more is mapped a window at a time (faster: no copy into a buffer); a file
-    /// truncated by another process while it is mapped can then kill this process with
-    /// SIGBUS, as with ripgrep.
-    #[arg(long)]
-    no_mmap: bool,
 }
 
 /// Runs the command line; returns the process exit code.
@@ -250,23 +244,15 @@ impl<W: Write> Sink for Writer<'_, W> {
 
 struct Input {
     name: String,
-    source: Source,
+    reader: Box<dyn Read>,
     size: Option<u64>,
 }
 
-/// How an input's bytes are obtained.
-enum Source {
-    /// read(2) into the shared buffer: stdin, pipes, small or special files.
-    Read(Box<dyn Read>),
-    /// A regular file of this length, mapped a window at a time.
-    Map(File, u64),
-}
-
-fn open(path: &PathBuf, mmap: bool) -> io::Result<Input> {
+fn open(path: &PathBuf) -> io::Result<Input> {
     if path.as_os_str() == "-" {
         return Ok(Input {
             name: "-".into(),
-            source: Source::Read(Box::new(io::stdin().lock())),
+            reader: Box::new(io::stdin().lock()),
             size: None,
         });
     }
@@ -275,46 +261,14 @@ fn open(path: &PathBuf, mmap: bool) -> io::Result<Input> {
     if meta.is_dir() {
         return Err(io::Error::other("is a directory"));
     }
-    let size = meta.is_file().then_some(meta.len());
-    let source = match size {
-        // Mapping costs a few system calls: worth it only past the copy it saves.
-        Some(len) if mmap && len >= MAP_MIN && map_window(&file, 0, 1).is_ok() => {
-            Source::Map(file, len)
-        }
-        _ => Source::Read(Box::new(file)),
-    };
     Ok(Input {
         name: path.display().to_string(),
-        source,
-        size,
+        size: meta.is_file().then_some(meta.len()),
+        reader: Box::new(file),
     })
 }
 
 const READ_CHUNK: usize = 64 * 1024;
-/// Files at least this long are mapped rather than read (unless `--no-mmap`).
-const MAP_MIN: u64 = 1 << 20;
-/// How much of a file is mapped at once: resident memory stays bounded by this, not by the
-/// file's size (mapped pages count in RSS while they are mapped).
-const MAP_WINDOW: u64 = 4 << 20;
-
-/// Maps `len` bytes of `file` from `offset`, read-only.
-///
-/// Why this is sound enough to use: the map is private to this process and only read; what
-/// no process can rule out is another process truncating the file meanwhile, which makes the
-/// kernel raise SIGBUS on access — the risk ripgrep takes too, documented in `--no-mmap`.
-/// `benches/cli.sh` measures this path against read(2) on the same file (the only reason to
-/// keep it).
-fn map_window(file: &File, offset: u64, len: u64) -> io::Result<memmap2::Mmap> {
-    let len = usize::try_from(len).map_err(io::Error::other)?;
-    #[allow(unsafe_code)]
-    // SAFETY: see above; the mapping is read-only and dropped before the file.
-    unsafe {
-        memmap2::MmapOptions::new()
-            .offset(offset)
-            .len(len)
-            .map(file)
-    }
-}
 
 fn stream(args: StreamArgs) -> ExitCode {
     let (Some(start), Some(end)) = (args.start, args.end) else {
@@ -347,7 +301,7 @@ fn stream(args: StreamArgs) -> ExitCode {
     let mut content = Vec::new();
     let (mut any_match, mut any_error) = (false, false);
     for path in &files {
-        let input = match open(path, !args.no_mmap) {
+        let input = match open(path) {
             Ok(i) => i,
             Err(e) => {
                 eprintln!("extract-between: {}: {e}", path.display());
@@ -375,10 +329,7 @@ fn stream(args: StreamArgs) -> ExitCode {
             failure: None,
         };
         let mut sink = Capped::new(&mut writer, args.max_matches.unwrap_or(u64::MAX));
-        let result = match input.source {
-            Source::Read(reader) => run_one(&markers, reader, &mut buf, &mut sink, bar.as_ref()),
-            Source::Map(file, len) => run_mapped(&markers, &file, len, &mut sink, bar.as_ref()),
-        };
+        let result = run_one(&markers, input.reader, &mut buf, &mut sink, bar.as_ref());
         let truncated = sink.truncated();
         if let Some(bar) = bar {
             bar.finish_and_clear();
@@ -463,58 +414,18 @@ fn run_one<W: Write>(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         };
-        if feed(&mut scanner, &buf[..n], sink, bar)?.is_break() {
-            return Ok(());
+        if let Some(bar) = bar {
+            bar.inc(n as u64);
+        }
+        match scanner.feed(&buf[..n], sink) {
+            Ok(ControlFlow::Continue(())) => {}
+            // Either the cap and truncation are known (stop reading: done), or the writer
+            // recorded a failure.
+            Ok(ControlFlow::Break(())) => return sink.get_mut().failure.take().map_or(Ok(()), Err),
+            Err(e) => return Err(Failure::Scan(e)),
         }
     }
     scanner.finish(sink).map_err(Failure::Scan)
-}
-
-/// [`run_one`] over a regular file of `len` bytes, mapped a window at a time and fed in
-/// read-sized chunks (so the validation and search passes over each chunk hit the cache).
-fn run_mapped<W: Write>(
-    markers: &Markers,
-    file: &File,
-    len: u64,
-    sink: &mut Capped<&mut Writer<'_, W>>,
-    bar: Option<&indicatif::ProgressBar>,
-) -> Result<(), Failure> {
-    let mut scanner = Scanner::new(markers);
-    let mut offset = 0;
-    while offset < len {
-        let window =
-            map_window(file, offset, MAP_WINDOW.min(len - offset)).map_err(Failure::Read)?;
-        for chunk in window.chunks(READ_CHUNK) {
-            if feed(&mut scanner, chunk, sink, bar)?.is_break() {
-                return Ok(());
-            }
-        }
-        offset += window.len() as u64;
-    }
-    scanner.finish(sink).map_err(Failure::Scan)
-}
-
-/// Feeds one chunk; `Break` when the scan is over without error (the cap and truncation are
-/// known: stop reading).
-fn feed<W: Write>(
-    scanner: &mut Scanner,
-    chunk: &[u8],
-    sink: &mut Capped<&mut Writer<'_, W>>,
-    bar: Option<&indicatif::ProgressBar>,
-) -> Result<ControlFlow<()>, Failure> {
-    if let Some(bar) = bar {
-        bar.inc(chunk.len() as u64);
-    }
-    match scanner.feed(chunk, sink) {
-        Ok(ControlFlow::Continue(())) => Ok(ControlFlow::Continue(())),
-        // Either the cap and truncation are known, or the writer recorded a failure.
-        Ok(ControlFlow::Break(())) => sink
-            .get_mut()
-            .failure
-            .take()
-            .map_or(Ok(ControlFlow::Break(())), Err),
-        Err(e) => Err(Failure::Scan(e)),
-    }
 }
 
 fn progress_bar(size: u64, forced: bool) -> indicatif::ProgressBar {

@@ -15,9 +15,7 @@
 //! let out = extract_between::extract("pre[one]mid[two]post", "[", "]").unwrap();
 //! assert_eq!(out.matches, ["one", "two"]);
 //! ```
-// One `unsafe` block in the whole crate: the CLI's memory map of input files (see
-// `cli::map_window`), kept because `benches/cli.sh` measures it against plain reads.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod card;
