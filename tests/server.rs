@@ -7,10 +7,21 @@ use common::http::{
 };
 use serde_json::{Value, json};
 use std::io::{BufReader, Write};
+use std::net::TcpStream;
 use std::time::Duration;
 
 fn execute_url() -> String {
     format!("{TOOL}/execute")
+}
+
+/// Starts a chunked upload to the stream endpoint with `[`/`]` markers, sends `first`, and
+/// waits for the 200 head: the upload stays open for the caller.
+fn open_bracket_stream(server: &Server, first: &[u8]) -> (TcpStream, BufReader<TcpStream>) {
+    let mut s = start_upload(server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
+    write_chunk(&mut s, first).unwrap();
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    assert_eq!(read_head(&mut reader).0, 200);
+    (s, reader)
 }
 
 #[test]
@@ -374,11 +385,7 @@ fn stream_answers_before_the_upload_ends() {
 #[test]
 fn stream_idle_upload_times_out() {
     let server = Server::start(&["--idle-timeout", "1"]);
-    let mut s = start_upload(&server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
-    let mut reader = BufReader::new(s.try_clone().unwrap());
-    write_chunk(&mut s, b"[a] [b").unwrap();
-    let (status, _) = read_head(&mut reader);
-    assert_eq!(status, 200);
+    let (_s, mut reader) = open_bracket_stream(&server, b"[a] [b");
     let mut body = Vec::new();
     while let Some(chunk) = read_chunk(&mut reader) {
         body.extend_from_slice(&chunk);
@@ -410,10 +417,7 @@ fn slow_headers_are_cut_off() {
 #[test]
 fn too_many_streams_get_503() {
     let server = Server::start(&["--max-streams", "1"]);
-    let mut first = start_upload(&server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
-    write_chunk(&mut first, b"[a]").unwrap();
-    let mut reader = BufReader::new(first.try_clone().unwrap());
-    assert_eq!(read_head(&mut reader).0, 200);
+    let (mut first, mut reader) = open_bracket_stream(&server, b"[a]");
     let r = request(
         &server,
         "POST",
@@ -439,10 +443,7 @@ fn too_many_streams_get_503() {
 #[test]
 fn sigterm_lets_in_flight_requests_finish() {
     let mut server = Server::start(&[]);
-    let mut s = start_upload(&server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
-    let mut reader = BufReader::new(s.try_clone().unwrap());
-    write_chunk(&mut s, b"[a]").unwrap();
-    assert_eq!(read_head(&mut reader).0, 200);
+    let (mut s, mut reader) = open_bracket_stream(&server, b"[a]");
     let pid = server.child.id().to_string();
     // The shell's builtin `kill`, so the test needs no procps.
     let signalled = std::process::Command::new("sh")
@@ -545,10 +546,7 @@ fn slow_execute_body_gets_408() {
 fn a_client_that_disconnects_mid_stream_frees_its_place() {
     let server = Server::start(&["--max-streams", "1"]);
     {
-        let mut s = start_upload(&server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
-        write_chunk(&mut s, b"[a] [b").unwrap();
-        let mut reader = BufReader::new(s.try_clone().unwrap());
-        assert_eq!(read_head(&mut reader).0, 200);
+        let _open = open_bracket_stream(&server, b"[a] [b");
         // Dropped here: the connection closes mid-upload.
     }
     // The server notices the closed connection and drops the stream with its permit.
