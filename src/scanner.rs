@@ -378,10 +378,7 @@ impl Scanner {
                     self.state = State::Stopped;
                     return Ok(ControlFlow::Break(()));
                 }
-                self.scanned.byte += n as u64;
-                if sink.utf16_offsets() {
-                    self.scanned.utf16 += n as u64;
-                }
+                self.scanned = Counter::new(self.scanned, Units::of(sink, true)).pos(run, n);
                 chunk = rest;
             }
         }
@@ -508,14 +505,7 @@ impl Scanner {
         ascii: bool,
         sink: &mut S,
     ) -> ControlFlow<()> {
-        let mode = if !sink.utf16_offsets() {
-            Units::Off
-        } else if ascii {
-            Units::Ascii
-        } else {
-            Units::Count
-        };
-        let mut at = Counter::new(self.scanned, mode);
+        let mut at = Counter::new(self.scanned, Units::of(sink, ascii));
         let flow = self.scan_inner(data, sink, &mut at);
         self.scanned = at.pos(data, data.len());
         if flow.is_break() {
@@ -629,6 +619,19 @@ enum Units {
     Count,
     /// The sink does not want them: always 0.
     Off,
+}
+
+impl Units {
+    /// How units are known for `sink` over a slice that is `ascii` (known all ASCII) or not.
+    fn of<S: Sink + ?Sized>(sink: &S, ascii: bool) -> Units {
+        if !sink.utf16_offsets() {
+            Units::Off
+        } else if ascii {
+            Units::Ascii
+        } else {
+            Units::Count
+        }
+    }
 }
 
 /// Positions within one slice, asked for in increasing order.
