@@ -29,7 +29,9 @@
 //! stops the scan with its offset, after every match completed before it was reported.
 
 use crate::markers::Markers;
-use crate::utf8::{all_ascii, ascii_run_without, check, sequence_len, utf16_len, utf16_len_from};
+use crate::utf8::{
+    all_ascii, ascii_run_without, check, sequence_len, stops64, utf16_len, utf16_len_from,
+};
 use core::fmt;
 use core::ops::ControlFlow;
 use memchr::memmem;
@@ -365,6 +367,15 @@ impl Scanner {
             }
         }
         if self.held == 0 {
+            // One-byte markers over ASCII text: validation and search in one pass, word by
+            // word, up to the first non-ASCII byte or a needle of another length.
+            let (n, flow) = self.scan_one_byte(chunk, sink);
+            if flow.is_break() {
+                return Ok(flow);
+            }
+            chunk = &chunk[n..];
+        }
+        if self.held == 0 {
             // An ASCII run without the first byte of the needle sought holds no event: one
             // fused pass validates it and skips it. On text without markers that is the
             // whole chunk, which then costs one pass over memory instead of two (validation,
@@ -495,6 +506,75 @@ impl Scanner {
     fn fail(&mut self, error: ScanError) -> ScanError {
         self.error = Some(error.clone());
         error
+    }
+
+    /// The fast path for a one-byte needle over ASCII: finds the needle and validates in one
+    /// pass ([`stops64`]), reporting events as [`Scanner::scan`] would. It stops at
+    /// the first non-ASCII byte, at the last whole word of `data`, or when the needle sought
+    /// next is longer than a byte, and returns how much of `data` it decided: the caller
+    /// scans the rest. No prefix is held on either side (a one-byte needle has none).
+    fn scan_one_byte<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+    ) -> (usize, ControlFlow<()>) {
+        let one = |needle: &Needle| match needle.bytes() {
+            &[byte] => Some(byte),
+            _ => None,
+        };
+        // The needle sought in each state; `None` hands over to the general path.
+        let (seek, close) = (one(&self.start), one(&self.end));
+        let mut inside = self.state == State::Inside;
+        let mut at = Counter::new(self.scanned, Units::of(sink, true));
+        // `i`: where the search resumes; `from`: where undelivered content begins (inside).
+        let (mut i, mut from) = (0, 0);
+        let mut flow = loop {
+            let Some(byte) = (if inside { close } else { seek }) else {
+                break ControlFlow::Continue(());
+            };
+            let q = loop {
+                let Some(block) = data.get(i..i + 64) else {
+                    break None;
+                };
+                let block: &[u8; 64] = block.try_into().unwrap_or(&[0; 64]);
+                match stops64(block, byte) {
+                    // A quiet block: maybe a long quiet stretch, which the fused fold skips
+                    // at memory speed.
+                    0 => i += 64 + ascii_run_without(&data[i + 64..], byte),
+                    m => break Some(i + m.trailing_zeros() as usize),
+                }
+            };
+            // Past the last whole block, or not ASCII: the general path takes over.
+            let Some(q) = q.filter(|&q| data[q] == byte) else {
+                i = q.unwrap_or(i);
+                break ControlFlow::Continue(());
+            };
+            let (begin, end) = (at.pos(data, q), at.pos(data, q + 1));
+            i = q + 1;
+            inside = !inside;
+            let flow = if inside {
+                self.open_marker = begin;
+                from = i;
+                sink.open(begin, end)
+            } else if q > from && sink.content(&data[from..q]).is_break() {
+                ControlFlow::Break(())
+            } else {
+                sink.close(begin, end)
+            };
+            if flow.is_break() {
+                break flow;
+            }
+        };
+        if flow.is_continue() && inside && i > from {
+            flow = sink.content(&data[from..i]);
+        }
+        self.scanned = at.pos(data, i);
+        self.state = match (flow, inside) {
+            (ControlFlow::Break(()), _) => State::Stopped,
+            (_, true) => State::Inside,
+            (_, false) => State::Seek,
+        };
+        (i, flow)
     }
 
     /// Scans `data`, which is valid UTF-8 made of whole characters (`ascii`: known to be
@@ -643,6 +723,7 @@ struct Counter {
 }
 
 impl Counter {
+    #[inline]
     fn new(base: Pos, units: Units) -> Counter {
         Counter {
             base,
@@ -653,6 +734,7 @@ impl Counter {
     }
 
     /// Position of `data[x]`; `x` never decreases between calls.
+    #[inline]
     fn pos(&mut self, data: &[u8], x: usize) -> Pos {
         match self.units {
             Units::Ascii => {

@@ -160,6 +160,90 @@ pub fn ascii_run_without(bytes: &[u8], byte: u8) -> usize {
     run
 }
 
+/// Bit `k` is set when `block[k]` is `byte` or not ASCII: validation and a one-byte search
+/// fused into one pass over a 64-byte block, for the scanner's one-byte markers.
+///
+/// On x86-64 this is four SSE2 compares and byte masks (SSE2 is part of the architecture's
+/// baseline); a marker 40 bytes away then costs one such block, not a call into a general
+/// search plus a separate validation pass. Elsewhere it is [`stops64_portable`].
+///
+/// ```
+/// use extract_between::utf8::stops64;
+/// let mut block = [b'a'; 64];
+/// assert_eq!(stops64(&block, b'['), 0);
+/// block[3] = b'[';
+/// block[40] = 0xC3;
+/// assert_eq!(stops64(&block, b'['), 1 << 3 | 1 << 40);
+/// ```
+#[inline]
+pub fn stops64(block: &[u8; 64], byte: u8) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    // SAFETY: the only requirement of `sse2::stops64` is that the CPU has SSE2, and this
+    // build targets it (the `cfg` above): every x86-64 CPU has it.
+    #[allow(unsafe_code)]
+    return unsafe { sse2::stops64(block, byte) };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    return stops64_portable(block, byte);
+}
+
+/// What [`stops64`] computes, a byte at a time: the definition it is tested against, and the
+/// implementation on targets without SSE2.
+///
+/// ```
+/// use extract_between::utf8::{stops64, stops64_portable};
+/// let block: [u8; 64] = core::array::from_fn(|k| [b'x', b']', 0xE3, 0x80][k % 4]);
+/// assert_eq!(stops64_portable(&block, b']'), stops64(&block, b']'));
+/// ```
+pub fn stops64_portable(block: &[u8; 64], byte: u8) -> u64 {
+    block
+        .iter()
+        .enumerate()
+        .fold(0, |m, (k, &b)| m | (u64::from(b == byte || b >= 0x80) << k))
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8,
+    };
+
+    /// Bytes `16k..16k + 16` of `block` as a vector (two plain loads; the compiler fuses
+    /// them into one unaligned vector load, without a raw pointer).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn lane(block: &[u8; 64], k: usize) -> __m128i {
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&block[at..at + 8]);
+            i64::from_le_bytes(w)
+        };
+        _mm_set_epi64x(word(16 * k + 8), word(16 * k))
+    }
+
+    // Inlined into the caller's loop, across crates too (the scanner is generic over sinks).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn stops64(block: &[u8; 64], byte: u8) -> u64 {
+        let needle = _mm_set1_epi8(byte as i8);
+        // A byte's high bit, ORed with all ones where it equals `byte`.
+        let lanes: [__m128i; 4] = core::array::from_fn(|k| {
+            let v = lane(block, k);
+            _mm_or_si128(v, _mm_cmpeq_epi8(v, needle))
+        });
+        // Most blocks hold no stop: one byte mask answers for all four lanes.
+        let any = _mm_or_si128(
+            _mm_or_si128(lanes[0], lanes[1]),
+            _mm_or_si128(lanes[2], lanes[3]),
+        );
+        if _mm_movemask_epi8(any) == 0 {
+            return 0;
+        }
+        lanes.iter().enumerate().fold(0, |m, (k, &v)| {
+            m | (u64::from(_mm_movemask_epi8(v) as u16) << (16 * k))
+        })
+    }
+}
+
 /// The result of [`check`]: how much of a chunk is whole, valid characters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checked {

@@ -260,3 +260,21 @@ fn ascii_run_without_is_the_longest_clean_prefix_of_blocks() {
         .tests(5000)
         .quickcheck(prop as fn(u8, u16, Vec<(u16, u8)>, u8) -> bool);
 }
+
+/// `stops64` (SSE2 on x86-64) marks exactly the bytes its portable definition marks: the
+/// byte sought and every non-ASCII byte, at any position in the block.
+#[test]
+fn stops64_equals_its_portable_definition() {
+    fn prop(filler: u8, dirt: Vec<(u8, u8)>, byte: u8) -> bool {
+        let mut block = [filler; 64];
+        for (at, b) in dirt.into_iter().take(6) {
+            block[usize::from(at) % 64] = b;
+        }
+        let byte = byte % 0x80;
+        use extract_between::utf8::{stops64, stops64_portable};
+        stops64(&block, byte) == stops64_portable(&block, byte)
+    }
+    QuickCheck::new()
+        .tests(5000)
+        .quickcheck(prop as fn(u8, Vec<(u8, u8)>, u8) -> bool);
+}
