@@ -165,7 +165,8 @@ pub fn ascii_run_without(bytes: &[u8], byte: u8) -> usize {
 ///
 /// On x86-64 this is four SSE2 compares and byte masks (SSE2 is part of the architecture's
 /// baseline); a marker 40 bytes away then costs one such block, not a call into a general
-/// search plus a separate validation pass. Elsewhere it is [`stops64_portable`].
+/// search plus a separate validation pass. Elsewhere it is the portable definition
+/// [`stops64_pair_portable`].
 ///
 /// ```
 /// use extract_between::utf8::stops64;
@@ -178,33 +179,118 @@ pub fn ascii_run_without(bytes: &[u8], byte: u8) -> usize {
 #[inline]
 pub fn stops64(block: &[u8; 64], byte: u8) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    // SAFETY: the only requirement of `sse2::stops64` is that the CPU has SSE2, and this
-    // build targets it (the `cfg` above): every x86-64 CPU has it.
+    // SAFETY: as in `stops64_pair`, SSE2 is all it needs, and every x86-64 CPU has it.
     #[allow(unsafe_code)]
     return unsafe { sse2::stops64(block, byte) };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    return stops64_portable(block, byte);
+    return stops64_pair_portable(block, [(block, byte), (block, byte)]);
 }
 
-/// What [`stops64`] computes, a byte at a time: the definition it is tested against, and the
-/// implementation on targets without SSE2.
+/// Bit `k` is set when `block[k]` is not ASCII, or when `probe[0].0[k]` is `probe[0].1` and
+/// `probe[1].0[k]` is `probe[1].1`: validation fused with a two-byte prefilter (the scanner
+/// passes the blocks that start at two offsets of a marker's rarest bytes, so bit `k` says
+/// "an occurrence may start at `k`", as in memchr's packed-pair search).
+///
+/// SSE2 on x86-64, [`stops64_pair_portable`] elsewhere.
 ///
 /// ```
-/// use extract_between::utf8::{stops64, stops64_portable};
-/// let block: [u8; 64] = core::array::from_fn(|k| [b'x', b']', 0xE3, 0x80][k % 4]);
-/// assert_eq!(stops64_portable(&block, b']'), stops64(&block, b']'));
+/// use extract_between::utf8::stops64_pair;
+/// let mut text = [b'.'; 70];
+/// text[10..17].copy_from_slice(b"<title>");
+/// text[30..33].copy_from_slice(b"<i>");
+/// let at = |i: usize| -> &[u8; 64] { text[i..i + 64].try_into().unwrap() };
+/// // "<title>": '<' at offset 0 and '>' at offset 6. "<i>" is no candidate.
+/// assert_eq!(stops64_pair(at(0), [(at(0), b'<'), (at(6), b'>')]), 1 << 10);
 /// ```
-pub fn stops64_portable(block: &[u8; 64], byte: u8) -> u64 {
-    block
-        .iter()
-        .enumerate()
-        .fold(0, |m, (k, &b)| m | (u64::from(b == byte || b >= 0x80) << k))
+#[inline]
+pub fn stops64_pair(block: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    // SAFETY: the only requirement of `sse2::stops64_pair` is that the CPU has SSE2, and
+    // this build targets it (the `cfg` above): every x86-64 CPU has it.
+    #[allow(unsafe_code)]
+    return unsafe { sse2::stops64_pair(block, probe) };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    return stops64_pair_portable(block, probe);
+}
+
+/// What [`stops64_pair`] (and so [`stops64`]) computes, a byte at a time: the definition it
+/// is tested against, and the implementation on targets without SSE2.
+///
+/// ```
+/// use extract_between::utf8::{stops64, stops64_pair_portable};
+/// let block: [u8; 64] = core::array::from_fn(|k| [b'x', b']', 0xE3, 0x80][k % 4]);
+/// let probe = [(&block, b']'), (&block, b']')];
+/// assert_eq!(stops64_pair_portable(&block, probe), stops64(&block, b']'));
+/// ```
+pub fn stops64_pair_portable(block: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u64 {
+    let [(first, b1), (second, b2)] = probe;
+    (0..64).fold(0, |m, k| {
+        let stop = block[k] >= 0x80 || (first[k] == b1 && second[k] == b2);
+        m | (u64::from(stop) << k)
+    })
+}
+
+/// AVX2 twins of [`stops64`] and [`stops64_pair`] (two 32-byte lanes instead of four 16-byte
+/// ones), for CPUs found to have AVX2 at run time. Safe to call only from code compiled with
+/// AVX2 enabled; the scanner calls them from such functions after detecting it.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2 {
+    use core::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set_epi64x, _mm256_set1_epi8,
+    };
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lane(block: &[u8; 64], k: usize) -> __m256i {
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&block[32 * k + at..32 * k + at + 8]);
+            i64::from_le_bytes(w)
+        };
+        _mm256_set_epi64x(word(24), word(16), word(8), word(0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn stops64(block: &[u8; 64], byte: u8) -> u64 {
+        let byte = _mm256_set1_epi8(byte as i8);
+        mask(core::array::from_fn(|k| {
+            let v = lane(block, k);
+            _mm256_or_si256(v, _mm256_cmpeq_epi8(v, byte))
+        }))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn stops64_pair(block: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u64 {
+        let [(first, b1), (second, b2)] = probe;
+        let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
+        mask(core::array::from_fn(|k| {
+            let hit = _mm256_and_si256(
+                _mm256_cmpeq_epi8(lane(first, k), b1),
+                _mm256_cmpeq_epi8(lane(second, k), b2),
+            );
+            _mm256_or_si256(lane(block, k), hit)
+        }))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn mask(lanes: [__m256i; 2]) -> u64 {
+        if _mm256_movemask_epi8(_mm256_or_si256(lanes[0], lanes[1])) == 0 {
+            return 0;
+        }
+        let half = |v| u64::from(_mm256_movemask_epi8(v) as u32);
+        half(lanes[0]) | half(lanes[1]) << 32
+    }
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2 {
     use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8,
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x,
+        _mm_set1_epi8,
     };
 
     /// Bytes `16k..16k + 16` of `block` as a vector (two plain loads; the compiler fuses
@@ -224,12 +310,33 @@ mod sse2 {
     #[inline]
     #[target_feature(enable = "sse2")]
     pub(super) fn stops64(block: &[u8; 64], byte: u8) -> u64 {
-        let needle = _mm_set1_epi8(byte as i8);
-        // A byte's high bit, ORed with all ones where it equals `byte`.
-        let lanes: [__m128i; 4] = core::array::from_fn(|k| {
+        let byte = _mm_set1_epi8(byte as i8);
+        // A byte's high bit, ORed with all ones where it is `byte`.
+        mask(core::array::from_fn(|k| {
             let v = lane(block, k);
-            _mm_or_si128(v, _mm_cmpeq_epi8(v, needle))
-        });
+            _mm_or_si128(v, _mm_cmpeq_epi8(v, byte))
+        }))
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn stops64_pair(block: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u64 {
+        let [(first, b1), (second, b2)] = probe;
+        let (b1, b2) = (_mm_set1_epi8(b1 as i8), _mm_set1_epi8(b2 as i8));
+        // A byte's high bit, ORed with all ones where a candidate starts.
+        mask(core::array::from_fn(|k| {
+            let hit = _mm_and_si128(
+                _mm_cmpeq_epi8(lane(first, k), b1),
+                _mm_cmpeq_epi8(lane(second, k), b2),
+            );
+            _mm_or_si128(lane(block, k), hit)
+        }))
+    }
+
+    /// The high bits of the four lanes' bytes, as one 64-bit mask.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn mask(lanes: [__m128i; 4]) -> u64 {
         // Most blocks hold no stop: one byte mask answers for all four lanes.
         let any = _mm_or_si128(
             _mm_or_si128(lanes[0], lanes[1]),

@@ -55,7 +55,11 @@ struct Seen {
 }
 
 fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize]) -> Seen {
-    let mut scanner = Scanner::new(markers);
+    // Odd plans take the baseline (SSE2) fast path even on a CPU with AVX2.
+    let mut scanner = match plan.len() % 2 {
+        0 => Scanner::new(markers),
+        _ => Scanner::new(markers).baseline_simd(),
+    };
     let mut sink = Capped::new(Collect::default(), cap as u64);
     let mut rest = text;
     let mut k = 0;
