@@ -19,6 +19,15 @@
 //! a character whose encoding was cut by the chunk boundary. Content is handed out as
 //! fragments as soon as it is known not to begin the end marker, so a match is never held.
 //!
+//! # The ASCII fast path
+//!
+//! When no needle prefix is held and the needle sought is ASCII, a chunk is first scanned in
+//! 64-byte blocks that are tested for non-ASCII bytes and for the needle (its byte, or its two
+//! rarest bytes at their offsets) in one vector pass ([`crate::utf8::stops64_pair`]): on
+//! ASCII text, validation and search then cost one pass, and on UTF-16 offsets nothing (one
+//! unit per byte). It hands over to the general path above at the first non-ASCII byte and
+//! where less than a block and a needle are left, holding nothing itself.
+//!
 //! # Why searching UTF-8 bytes honours UTF-16 semantics
 //!
 //! The card compares UTF-16 code units. For valid Unicode, an occurrence of a well-formed
