@@ -227,8 +227,13 @@ struct Probe {
 }
 
 impl Probe {
+    /// The longest needle probed. A candidate costs a comparison of the whole needle, and
+    /// text can make every other position a candidate (`xyxy…` against `xyxy…xx`): bounding
+    /// the length keeps that linear, as `memmem`, which takes longer needles, is.
+    const MAX_LEN: usize = 32;
+
     fn new(needle: &[u8]) -> Option<Probe> {
-        if !needle.is_ascii() {
+        if !needle.is_ascii() || needle.len() > Probe::MAX_LEN {
             return None;
         }
         let (i1, i2) = memchr::arch::all::packedpair::Pair::new(needle).map_or((0, 0), |p| {

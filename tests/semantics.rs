@@ -334,3 +334,31 @@ fn multi_byte_markers_and_content() {
     );
     assert_eq!(run("😀a😀b😀c😀", "😀", "😀", 100), ok(&["a", "c"], false));
 }
+
+/// Markers of up to 32 ASCII bytes are probed in blocks, longer ones searched with `memmem`;
+/// both find the same matches, in text full of near misses of the markers.
+#[test]
+fn ascii_markers_either_side_of_the_probe_limit() {
+    for k in [14, 15, 16, 31] {
+        let body = "xy".repeat(k);
+        let (start, end) = (format!("<{body}>"), format!("</{body}>"));
+        // One byte short, and one byte changed in the middle.
+        let mut changed = body.clone().into_bytes();
+        changed[k] = b'z';
+        let changed = String::from_utf8(changed).unwrap();
+        let near_miss = format!("<{}><{changed}></{changed}>", &body[1..]);
+        let mut text = String::new();
+        for i in 0..20 {
+            text += &"xy".repeat(40 + i);
+            text += &near_miss;
+            text += &format!("{start}content {i}{end}");
+        }
+        let expected: Vec<String> = (0..20).map(|i| format!("content {i}")).collect();
+        assert_eq!(
+            run(&text, &start, &end, 1000),
+            Ok((expected, false)),
+            "markers of {} bytes",
+            start.len()
+        );
+    }
+}
