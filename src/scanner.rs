@@ -23,7 +23,7 @@
 //!
 //! When no needle prefix is held and the needle sought is ASCII, a chunk is first scanned in
 //! 64-byte blocks that are tested for non-ASCII bytes and for the needle (its byte, or its two
-//! rarest bytes at their offsets) in one vector pass ([`crate::utf8::stops64_pair`]): on
+//! rarest bytes at their offsets; needles of up to 32 bytes) in one vector pass ([`crate::utf8::stops64_pair`]): on
 //! ASCII text, validation and search then cost one pass, and on UTF-16 offsets nothing (one
 //! unit per byte). It hands over to the general path above at the first non-ASCII byte and
 //! where less than a block and a needle are left, holding nothing itself.
