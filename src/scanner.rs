@@ -224,6 +224,9 @@ struct Needle {
 struct Probe {
     first: (usize, u8),
     second: (usize, u8),
+    /// The needle itself (its first `len` bytes), kept here so the fast path owns a copy.
+    bytes: [u8; Probe::MAX_LEN],
+    len: usize,
 }
 
 impl Probe {
@@ -239,10 +242,18 @@ impl Probe {
         let (i1, i2) = memchr::arch::all::packedpair::Pair::new(needle).map_or((0, 0), |p| {
             (usize::from(p.index1()), usize::from(p.index2()))
         });
+        let mut bytes = [0; Probe::MAX_LEN];
+        bytes[..needle.len()].copy_from_slice(needle);
         Some(Probe {
             first: (i1, needle[i1]),
             second: (i2, needle[i2]),
+            bytes,
+            len: needle.len(),
         })
+    }
+
+    fn needle(&self) -> &[u8] {
+        &self.bytes[..self.len]
     }
 }
 
@@ -583,27 +594,90 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
+        match self.simd {
+            Simd::Baseline => self.scan_ascii_with::<S, true>(data, sink, stops64, find_baseline),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Simd::Avx2` is only chosen when the CPU was found to have AVX2.
+            #[allow(unsafe_code)]
+            Simd::Avx2 => unsafe { self.scan_ascii_avx2(data, sink) },
+        }
+    }
+
+    /// [`Scanner::scan_ascii`] compiled with AVX2, its search inlined into the event loop.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn scan_ascii_avx2<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+    ) -> (usize, ControlFlow<()>) {
+        use crate::utf8::avx2;
+        let one = |b: &[u8; 64], x| avx2::stops64(b, x);
+        self.scan_ascii_with::<S, false>(data, sink, one, |data, i, needle, probe| {
+            find_with::<false>(data, i, needle, probe, one, |b, p| avx2::stops64_pair(b, p))
+        })
+    }
+
+    /// The body of [`Scanner::scan_ascii`], given the block test and the search of one
+    /// instruction set (`FOLD`: skip quiet stretches with [`ascii_run_without`]).
+    #[inline(always)]
+    fn scan_ascii_with<S: Sink + ?Sized, const FOLD: bool>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+        one: impl Fn(&[u8; 64], u8) -> u64,
+        find: impl Fn(&[u8], usize, &[u8], Probe) -> Result<usize, usize>,
+    ) -> (usize, ControlFlow<()>) {
         // The needle sought in each state, read once (`None`: the general path's job).
-        let seek = self.start.probe.map(|p| (self.start.bytes(), p));
-        let close = self.end.probe.map(|p| (self.end.bytes(), p));
+        let (seek, close) = (self.start.probe, self.end.probe);
+        if let (Some(&[s]), Some(&[e])) = (
+            seek.as_ref().map(Probe::needle),
+            close.as_ref().map(Probe::needle),
+        ) {
+            // Two one-byte markers: each block is tested once per marker, however many
+            // events it holds, instead of once per event.
+            let mut blocks = Blocks::<FOLD>::default();
+            return self.ascii_events(data, sink, |data, i, inside| {
+                blocks.next(
+                    data,
+                    i,
+                    usize::from(inside),
+                    if inside { e } else { s },
+                    &one,
+                )
+            });
+        }
+        self.ascii_events(data, sink, |data, i, inside| {
+            match if inside { &close } else { &seek } {
+                Some(probe) => find(data, i, probe.needle(), *probe),
+                None => Err(i),
+            }
+        })
+    }
+
+    /// The event loop of the ASCII fast path. `next(data, i, inside)` finds the needle sought
+    /// in that state from `data[i]`: `Ok(q)` where it occurs, `Err(x)` to hand over at `x`.
+    #[inline(always)]
+    fn ascii_events<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+        mut next: impl FnMut(&[u8], usize, bool) -> Result<usize, usize>,
+    ) -> (usize, ControlFlow<()>) {
+        let lens = [self.start.bytes().len(), self.end.bytes().len()];
         let mut inside = self.state == State::Inside;
         let mut at = Counter::new(self.scanned, Units::of(sink, true));
         // `i`: where the search resumes; `from`: where undelivered content begins (inside).
         let (mut i, mut from) = (0, 0);
         let mut flow = loop {
-            let Some((bytes, probe)) = (if inside { close } else { seek }) else {
-                break ControlFlow::Continue(());
-            };
-            // `Ok(q)`: the needle occurs at `q`; `Err(x)`: hand over at `x`.
-            let found = self.simd.find(data, i, bytes, probe);
-            let q = match found {
+            let q = match next(data, i, inside) {
                 Ok(q) => q,
                 Err(x) => {
                     i = x;
                     break ControlFlow::Continue(());
                 }
             };
-            i = q + bytes.len();
+            i = q + lens[usize::from(inside)];
             let (begin, end) = (at.pos(data, q), at.pos(data, i));
             inside = !inside;
             let flow = if inside {
@@ -762,24 +836,69 @@ impl Simd {
         }
         Simd::Baseline
     }
+}
 
-    /// The ASCII fast path's search for `needle` (all ASCII, `probe` its probe) from
-    /// `data[i]`: `Ok(q)` where it occurs, `Err(x)` to hand over at `x` (a non-ASCII byte,
-    /// or less than a block and a needle left). Every byte before either is ASCII and no
-    /// occurrence starts before it.
-    #[inline]
-    fn find(self, data: &[u8], i: usize, needle: &[u8], probe: Probe) -> Result<usize, usize> {
-        match self {
-            Simd::Baseline => find_baseline(data, i, needle, probe),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Simd::Avx2` is only chosen when the CPU was found to have AVX2.
-            #[allow(unsafe_code)]
-            Simd::Avx2 => unsafe { find_avx2(data, i, needle, probe) },
+/// A walk over 64-byte blocks for two one-byte needles: the block's test for each needle
+/// is computed once, when first needed, and reused for every event in the block.
+#[derive(Default)]
+struct Blocks<const FOLD: bool> {
+    /// Where the current block begins.
+    base: usize,
+    /// Its test for each needle (start, end), once computed.
+    tests: [Option<u64>; 2],
+}
+
+impl<const FOLD: bool> Blocks<FOLD> {
+    /// The next `byte` (needle `k`: 0 start, 1 end) or non-ASCII byte at or after
+    /// `data[i]`: `Ok(q)` for the byte, `Err(x)` to hand over at `x` (not ASCII, or less than
+    /// a block left). Calls come with `i` never decreasing.
+    #[inline(always)]
+    fn next(
+        &mut self,
+        data: &[u8],
+        i: usize,
+        k: usize,
+        byte: u8,
+        one: &impl Fn(&[u8; 64], u8) -> u64,
+    ) -> Result<usize, usize> {
+        if i >= self.base + 64 {
+            // Past the block (an event at its last byte): the next one starts here.
+            self.base = i;
+            self.tests = [None, None];
         }
+        let block = |base: usize| -> Option<&[u8; 64]> {
+            data.get(base..base + 64)
+                .map(|b| b.try_into().unwrap_or(&[0; 64]))
+        };
+        // The current block, from `i` on.
+        let Some(current) = block(self.base) else {
+            return Err(i.max(self.base));
+        };
+        let stops = *self.tests[k].get_or_insert_with(|| one(current, byte));
+        // Bits for the bytes before `i` are decided already (`i` is in this block).
+        let mut ahead = stops & (!0u64 << (i - self.base));
+        // Nothing there: the following blocks, for this byte only, in a tight loop.
+        while ahead == 0 {
+            self.base += 64;
+            self.tests = [None, None];
+            let Some(next) = block(self.base) else {
+                return Err(self.base);
+            };
+            ahead = one(next, byte);
+            if ahead == 0 && FOLD {
+                // A quiet block: maybe a long quiet stretch, which the fused fold skips at
+                // memory speed.
+                self.base += ascii_run_without(&data[self.base + 64..], byte);
+            }
+        }
+        // A new block's test is its whole mask: keep it for the other needle's turn too.
+        self.tests[k].get_or_insert(ahead);
+        let q = self.base + ahead.trailing_zeros() as usize;
+        if data[q] == byte { Ok(q) } else { Err(q) }
     }
 }
 
-/// [`Simd::find`] with SSE2 (or the portable tests). Not inlined: kept out of the event
+/// [`find_with`] with SSE2 (or the portable tests). Not inlined: kept out of the event
 /// loop (as its AVX2 twin must be), it measured faster on dense text, 0.64x -> 0.73x of
 /// `extract`.
 #[inline(never)]
@@ -787,22 +906,10 @@ fn find_baseline(data: &[u8], i: usize, needle: &[u8], probe: Probe) -> Result<u
     find_with::<true>(data, i, needle, probe, stops64, stops64_pair)
 }
 
-/// [`Simd::find`] compiled with AVX2, so that its block tests inline into the loop.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn find_avx2(data: &[u8], i: usize, needle: &[u8], probe: Probe) -> Result<usize, usize> {
-    use crate::utf8::avx2;
-    find_with::<false>(
-        data,
-        i,
-        needle,
-        probe,
-        |b, x| avx2::stops64(b, x),
-        |b, p| avx2::stops64_pair(b, p),
-    )
-}
-
-/// The search loop of [`Simd::find`], given the block tests of one instruction set.
+/// The ASCII fast path's search for `needle` (all ASCII, `probe` its probe) from `data[i]`,
+/// given the block tests of one instruction set: `Ok(q)` where it occurs, `Err(x)` to hand
+/// over at `x` (a non-ASCII byte, or less than a block and a needle left). Every byte before
+/// either is ASCII and no occurrence starts before it.
 #[inline(always)]
 fn find_with<const FOLD: bool>(
     data: &[u8],

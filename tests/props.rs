@@ -293,3 +293,41 @@ fn stops64_pair_equals_its_portable_definition() {
         .tests(5000)
         .quickcheck(prop as fn(u8, Vec<(u8, u8)>, (u8, u8), (u8, u8)) -> bool);
 }
+
+/// The fast path walks 64-byte blocks and reuses a block's test for each marker across the
+/// events in it. Sweep where a quiet stretch ends and where several matches fall in the next
+/// blocks (start and end markers one byte each, equal or not), under chunkings that put block
+/// and chunk edges everywhere, on both instruction sets: the scanner finds what `extract` finds.
+#[test]
+fn block_walk_finds_every_match_at_every_offset() {
+    for (start, end) in [("[", "]"), ("|", "|"), ("<t>", "</t>"), ("[", "]]")] {
+        let markers = Markers::new(start, end).unwrap();
+        let ex = Extractor::new(&markers).unlimited();
+        for quiet in [0, 1, 63, 64, 65, 127, 200] {
+            for gap in [0, 1, 5, 20, 31, 40, 63] {
+                let mut text = "q".repeat(quiet);
+                for n in 0..6 {
+                    text += &format!("{start}m{n}{end}");
+                    text += &"g".repeat(gap * (n % 3));
+                }
+                text += &"t".repeat(70);
+                let expected = ex.extract(&text).unwrap().matches;
+                for plan in [vec![], vec![64], vec![100], vec![1], vec![65, 3]] {
+                    for odd in [false, true] {
+                        // `scan` takes the baseline instruction set for odd-length plans.
+                        let mut plan = plan.clone();
+                        if odd == plan.len().is_multiple_of(2) {
+                            plan.push(usize::MAX);
+                        }
+                        let got = scan(&markers, text.as_bytes(), u64::MAX, &plan);
+                        let got: Vec<&str> = got.matches.iter().map(|m| m.text.as_str()).collect();
+                        assert_eq!(
+                            got, expected,
+                            "{start}{end} quiet {quiet} gap {gap} plan {plan:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
