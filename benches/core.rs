@@ -1,7 +1,9 @@
 //! The core against a plain baseline, in the same run: a two-`memmem::Finder` loop collecting
 //! slices (written here), one-shot `extract`, and the scanner fed 8 KiB and 64 KiB chunks.
 //!
-//! `cargo bench --bench core` prints the ratio tables at the end. The `validate_8k` column is
+//! `cargo bench --bench core` prints the ratio tables at the end, then a paired measurement
+//! (alternating `extract` and scanner passes, median of the per-round ratios), which this
+//! noisy machine's drift disturbs less. The `validate_8k` column is
 //! UTF-8 validation alone, which a scanner of untrusted bytes adds to what `extract` does on
 //! an already valid `&str`; the last table is the time of both one after the other.
 
@@ -13,6 +15,7 @@ use criterion::Throughput;
 use extract_between::{Extractor, Markers, Pos, Scanner, Sink};
 use memchr::memmem;
 use std::hint::black_box;
+use std::time::Instant;
 
 /// The bar: two finders in a loop, collecting borrowed slices.
 fn baseline<'t>(
@@ -102,6 +105,7 @@ fn main() {
         g.finish();
     }
     c.final_summary();
+    paired(&corpora);
     let sizes: Vec<(&str, usize)> = corpora.iter().map(|(n, (t, _, _))| (*n, t.len())).collect();
     let bytes = |g: &str| sizes.iter().find(|(n, _)| *n == g).map_or(1, |(_, s)| *s);
     let groups = ["dense", "sparse", "unicode", "none"];
@@ -135,5 +139,40 @@ fn main() {
         ) {
             println!("{g:<10} {:>5.2}x", x / (x + v));
         }
+    }
+}
+
+/// Alternates one `extract` pass and one scanner pass (8 KiB chunks, UTF-16 offsets on) per
+/// round and prints the median and quartiles of the per-round ratios. This machine's speed
+/// drifts by tens of percent within a run; a ratio taken within one round cancels the drift
+/// that separate criterion groups, seconds apart, do not.
+fn paired(corpora: &[(&str, (String, &str, &str))]) {
+    const ROUNDS: usize = 41;
+    println!("\ncore, paired: extract time / scanner_8k time per round, {ROUNDS} rounds");
+    println!("{:<10} {:>8} {:>8} {:>8}", "corpus", "q1", "median", "q3");
+    for (name, (text, start, end)) in corpora {
+        let markers = Markers::new(*start, *end).unwrap();
+        let ex = Extractor::new(&markers).unlimited();
+        let time = |f: &mut dyn FnMut() -> usize| {
+            let t = Instant::now();
+            black_box(f());
+            t.elapsed().as_secs_f64()
+        };
+        let mut ratios: Vec<f64> = (0..ROUNDS)
+            .map(|_| {
+                let x = time(&mut || ex.extract(black_box(text)).map_or(0, |o| o.matches.len()));
+                let s =
+                    time(&mut || scan_chunks(&markers, black_box(text.as_bytes()), 8 << 10, true));
+                x / s
+            })
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        let q = |f: f64| ratios[((ROUNDS - 1) as f64 * f).round() as usize];
+        println!(
+            "{name:<10} {:>7.2}x {:>7.2}x {:>7.2}x",
+            q(0.25),
+            q(0.5),
+            q(0.75)
+        );
     }
 }
