@@ -886,8 +886,8 @@ impl<const FOLD: bool> Blocks<FOLD> {
             };
             ahead = one(next, byte);
             if ahead == 0 && FOLD {
-                // A quiet block: maybe a long quiet stretch, which the fused fold skips at
-                // memory speed.
+                // A quiet block: maybe a long quiet stretch. With SSE2, the vectorised fold
+                // skips it faster than block tests do; with AVX2, it is the other way round.
                 self.base += ascii_run_without(&data[self.base + 64..], byte);
             }
         }
@@ -921,20 +921,12 @@ fn find_with<const FOLD: bool>(
 ) -> Result<usize, usize> {
     let ((i1, b1), (i2, b2)) = (probe.first, probe.second);
     if needle.len() == 1 {
-        while let Some(block) = data.get(i..i + 64) {
-            match one(block.try_into().unwrap_or(&[0; 64]), b1) {
-                // A quiet block: maybe a long quiet stretch. With SSE2, the vectorised fold
-                // skips it faster than block tests do; with AVX2, it is the other way round.
-                0 if FOLD => i += 64 + ascii_run_without(&data[i + 64..], b1),
-                0 => i += 64,
-                stops => {
-                    // An ASCII stop of a one-byte needle is the needle itself.
-                    let q = i + stops.trailing_zeros() as usize;
-                    return if data[q] == b1 { Ok(q) } else { Err(q) };
-                }
-            }
-        }
-        return Err(i);
+        // The block walk, starting afresh at `i`, for this one needle.
+        let mut blocks = Blocks::<FOLD> {
+            base: i,
+            tests: [None, None],
+        };
+        return blocks.next(data, i, 0, b1, &one);
     }
     // A block is only tested when a needle starting in it lies wholly in `data`.
     while let Some(window) = data.get(i..i + 64 + needle.len() - 1) {

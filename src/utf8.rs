@@ -243,6 +243,8 @@ pub(crate) mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn lane(block: &[u8; 64], k: usize) -> __m256i {
+        // Like the SSE2 lane, written out: a word helper shared by both measured sparse text
+        // at 0.36x of `extract` instead of 0.63x (paired runs).
         let word = |at: usize| {
             let mut w = [0u8; 8];
             w.copy_from_slice(&block[32 * k + at..32 * k + at + 8]);
