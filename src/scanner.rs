@@ -28,6 +28,15 @@
 //! unit per byte). It hands over to the general path above at the first non-ASCII byte and
 //! where less than a block and a needle are left, holding nothing itself.
 //!
+//! # The UTF-8 fast path
+//!
+//! On CPUs with AVX2, text that is not ASCII gets the same treatment: each 64-byte block is
+//! validated by table lookups on its bytes' nibbles (Keiser and Lemire's method), its UTF-16
+//! units counted from two byte masks, and searched for the needle's two rarest bytes, all in
+//! one pass ([`crate::utf8`]'s `avx2::utf8_block`); a block's results serve every event in
+//! it. It hands over at a character boundary before a block that breaks UTF-8 (the general
+//! path then finds the exact byte) and where less than a block and a needle are left.
+//!
 //! # Why searching UTF-8 bytes honours UTF-16 semantics
 //!
 //! The card compares UTF-16 code units. For valid Unicode, an occurrence of a well-formed
@@ -38,6 +47,8 @@
 //! stops the scan with its offset, after every match completed before it was reported.
 
 use crate::markers::Markers;
+#[cfg(target_arch = "x86_64")]
+use crate::utf8::{Utf8Block, avx2};
 use crate::utf8::{
     all_ascii, ascii_run_without, check, sequence_len, stops64, stops64_pair, utf16_len,
     utf16_len_from,
@@ -212,7 +223,7 @@ struct Needle {
     /// `needle[..=i]` that is also a suffix of it.
     fail: Box<[u16]>,
     utf16_len: u64,
-    /// How the ASCII fast path finds it, when it is all ASCII.
+    /// How the fast paths find it (needles of up to [`Probe::MAX_LEN`] bytes).
     probe: Option<Probe>,
 }
 
@@ -227,6 +238,8 @@ struct Probe {
     /// The needle itself (its first `len` bytes), kept here so the fast path owns a copy.
     bytes: [u8; Probe::MAX_LEN],
     len: usize,
+    /// Whether the needle is all ASCII (the ASCII fast path takes only those).
+    ascii: bool,
 }
 
 impl Probe {
@@ -236,7 +249,7 @@ impl Probe {
     const MAX_LEN: usize = 32;
 
     fn new(needle: &[u8]) -> Option<Probe> {
-        if !needle.is_ascii() || needle.len() > Probe::MAX_LEN {
+        if needle.len() > Probe::MAX_LEN {
             return None;
         }
         let (i1, i2) = memchr::arch::all::packedpair::Pair::new(needle).map_or((0, 0), |p| {
@@ -249,6 +262,7 @@ impl Probe {
             second: (i2, needle[i2]),
             bytes,
             len: needle.len(),
+            ascii: needle.is_ascii(),
         })
     }
 
@@ -451,6 +465,14 @@ impl Scanner {
             chunk = &chunk[n..];
         }
         if self.held == 0 {
+            // Any text, with AVX2: validation, UTF-16 counting and search in one pass.
+            let (n, flow) = self.scan_utf8(chunk, sink);
+            if flow.is_break() {
+                return Ok(flow);
+            }
+            chunk = &chunk[n..];
+        }
+        if self.held == 0 {
             // An ASCII run without the first byte of the needle sought holds no event: one
             // fused pass validates it and skips it. On text without markers that is the
             // whole chunk, which then costs one pass over memory instead of two (validation,
@@ -618,6 +640,92 @@ impl Scanner {
         })
     }
 
+    /// The fast path for any text, on CPUs with AVX2: validates UTF-8, counts UTF-16 units
+    /// and finds candidates of the needle sought (of up to [`Probe::MAX_LEN`] bytes, ASCII or
+    /// not) in one pass over 64-byte blocks ([`find_utf8`]), reporting events as
+    /// [`Scanner::scan`] would. Like [`Scanner::scan_ascii`] it holds nothing and returns how
+    /// much of `data` it decided, always up to a character boundary: it stops at a block
+    /// that breaks UTF-8 (the general path then finds the exact byte) and where less than a
+    /// block and a needle are left. Elsewhere it decides nothing.
+    fn scan_utf8<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+    ) -> (usize, ControlFlow<()>) {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd == Simd::Avx2 {
+            // SAFETY: `Simd::Avx2` is only chosen when the CPU has AVX2 and POPCNT.
+            #[allow(unsafe_code)]
+            return unsafe { self.scan_utf8_avx2(data, sink) };
+        }
+        let _ = (data, sink);
+        (0, ControlFlow::Continue(()))
+    }
+
+    /// [`Scanner::scan_utf8`] compiled with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    fn scan_utf8_avx2<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+    ) -> (usize, ControlFlow<()>) {
+        use core::cell::{Cell, RefCell};
+        let needle_units = [self.start.utf16_len, self.end.utf16_len];
+        let lens = [self.start.bytes().len(), self.end.bytes().len()];
+        let base = self.scanned;
+        let utf16 = sink.utf16_offsets();
+        let probes = [self.start.probe, self.end.probe];
+        // A needle without a probe is never sought: any pair will do.
+        let pair = |p: Option<Probe>| p.map_or([(0, 0); 2], |p| [p.first, p.second]);
+        let walk = RefCell::new(Utf8Walk {
+            pairs: probes.map(pair),
+            base: 0,
+            units: base.utf16,
+            block: None,
+        });
+        // Units are known where the last search stopped and where the needle it found
+        // there ends: the two places `events` asks for next.
+        let found = Cell::new((0, base.utf16));
+        let resume = Cell::new((0, base.utf16));
+        let next = |data: &[u8], i: usize, inside: bool| {
+            let k = usize::from(inside);
+            let Some(probe) = &probes[k] else {
+                return Err(i);
+            };
+            match walk.borrow_mut().next(data, i, k, probe) {
+                Ok((q, units)) => {
+                    found.set((q, units));
+                    resume.set((q + lens[k], units + needle_units[k]));
+                    Ok(q)
+                }
+                Err((x, units)) => {
+                    found.set((x, units));
+                    resume.set((x, units));
+                    Err(x)
+                }
+            }
+        };
+        let pos = |data: &[u8], x: usize| {
+            let (q, units_q) = found.get();
+            let (r, units_r) = resume.get();
+            let units = if x == q {
+                units_q
+            } else if x == r {
+                units_r
+            } else {
+                // Not asked for (see `events`), but correct: count from the nearest before.
+                let (from, units) = if x >= r { (r, units_r) } else { (q, units_q) };
+                units + utf16_len_from(&data[..x], from)
+            };
+            Pos {
+                byte: base.byte + x as u64,
+                utf16: if utf16 { units } else { 0 },
+            }
+        };
+        self.events(data, sink, next, pos)
+    }
+
     /// The body of [`Scanner::scan_ascii`], given the block test and the search of one
     /// instruction set (`FOLD`: skip quiet stretches with [`ascii_run_without`]).
     #[inline(always)]
@@ -629,7 +737,8 @@ impl Scanner {
         find: impl Fn(&[u8], usize, &[u8], Probe) -> Result<usize, usize>,
     ) -> (usize, ControlFlow<()>) {
         // The needle sought in each state, read once (`None`: the general path's job).
-        let (seek, close) = (self.start.probe, self.end.probe);
+        let ascii = |p: Option<Probe>| p.filter(|p| p.ascii);
+        let (seek, close) = (ascii(self.start.probe), ascii(self.end.probe));
         if let (Some(&[s]), Some(&[e])) = (
             seek.as_ref().map(Probe::needle),
             close.as_ref().map(Probe::needle),
@@ -655,18 +764,31 @@ impl Scanner {
         })
     }
 
-    /// The event loop of the ASCII fast path. `next(data, i, inside)` finds the needle sought
-    /// in that state from `data[i]`: `Ok(q)` where it occurs, `Err(x)` to hand over at `x`.
+    /// The event loop of the ASCII fast path: [`Scanner::events`], one UTF-16 unit per byte.
     #[inline(always)]
     fn ascii_events<S: Sink + ?Sized>(
         &mut self,
         data: &[u8],
         sink: &mut S,
+        next: impl FnMut(&[u8], usize, bool) -> Result<usize, usize>,
+    ) -> (usize, ControlFlow<()>) {
+        let mut at = Counter::new(self.scanned, Units::of(sink, true));
+        self.events(data, sink, next, move |data, x| at.pos(data, x))
+    }
+
+    /// The event loop of the fast paths. `next(data, i, inside)` finds the needle sought in
+    /// that state from `data[i]`: `Ok(q)` where it occurs, `Err(x)` to hand over at `x`;
+    /// `pos(data, x)` is the position of `data[x]`, asked for `x` never decreasing.
+    #[inline(always)]
+    fn events<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
         mut next: impl FnMut(&[u8], usize, bool) -> Result<usize, usize>,
+        mut pos: impl FnMut(&[u8], usize) -> Pos,
     ) -> (usize, ControlFlow<()>) {
         let lens = [self.start.bytes().len(), self.end.bytes().len()];
         let mut inside = self.state == State::Inside;
-        let mut at = Counter::new(self.scanned, Units::of(sink, true));
         // `i`: where the search resumes; `from`: where undelivered content begins (inside).
         let (mut i, mut from) = (0, 0);
         let mut flow = loop {
@@ -678,7 +800,7 @@ impl Scanner {
                 }
             };
             i = q + lens[usize::from(inside)];
-            let (begin, end) = (at.pos(data, q), at.pos(data, i));
+            let (begin, end) = (pos(data, q), pos(data, i));
             inside = !inside;
             let flow = if inside {
                 self.open_marker = begin;
@@ -696,7 +818,7 @@ impl Scanner {
         if flow.is_continue() && inside && i > from {
             flow = sink.content(&data[from..i]);
         }
-        self.scanned = at.pos(data, i);
+        self.scanned = pos(data, i);
         self.state = match (flow, inside) {
             (ControlFlow::Break(()), _) => State::Stopped,
             (_, true) => State::Inside,
@@ -830,8 +952,11 @@ enum Simd {
 
 impl Simd {
     fn detect() -> Simd {
+        // POPCNT counts UTF-16 units in the UTF-8 fast path; every AVX2 CPU has it.
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
             return Simd::Avx2;
         }
         Simd::Baseline
@@ -945,6 +1070,146 @@ fn find_with<const FOLD: bool>(
         i += 64;
     }
     Err(i)
+}
+
+/// The UTF-8 fast path's walk (AVX2) over the 64-byte blocks of one chunk: each block is
+/// validated and its UTF-16 units counted once, when first reached, and its candidates for
+/// each needle found once, when first sought there; all serve every event in the block.
+#[cfg(target_arch = "x86_64")]
+struct Utf8Walk {
+    /// The offsets and bytes of the start and end needles' probes, as the block tests take
+    /// them.
+    pairs: [[(usize, u8); 2]; 2],
+    /// Where the current block begins, and the UTF-16 units before it.
+    base: usize,
+    units: u64,
+    /// The current block's test, once made, with its candidates for each needle once found.
+    block: Option<(Utf8Block, [Option<u64>; 2])>,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Utf8Walk {
+    /// The next occurrence of needle `k` (0 start, 1 end) at or after `data[i]`, a character
+    /// boundary: `Ok((q, units before q))`, or `Err((x, units before x))` to hand over at the
+    /// character boundary `x` (a block that breaks UTF-8, or less than a block and a needle
+    /// left). Every byte before either is valid UTF-8 and no occurrence starts before it.
+    /// Calls come with `i` never decreasing, not before the walk's position, and `probe`
+    /// the probe of needle `k`.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    fn next(
+        &mut self,
+        data: &[u8],
+        i: usize,
+        k: usize,
+        probe: &Probe,
+    ) -> Result<(usize, u64), (usize, u64)> {
+        let needle = probe.needle();
+        let pair = self.pairs[k];
+        // The walk's state in locals for the loop, where they stay in registers.
+        let (mut base, mut units, mut block) = (self.base, self.units, self.block);
+        let found = loop {
+            let padded;
+            let window: &[u8; 98] = if let Some(from) = base.checked_sub(3) {
+                match data.get(from..from + 98) {
+                    Some(w) => w.try_into().unwrap_or(&[0; 98]),
+                    None => break None,
+                }
+            } else {
+                match padded_window(data, base) {
+                    Some(w) => {
+                        padded = w;
+                        &padded
+                    }
+                    None => break None,
+                }
+            };
+            let (tested, mut candidates) = match block {
+                Some((tested, mut candidates)) => {
+                    let c = *candidates[k].get_or_insert_with(|| avx2::candidates(window, pair));
+                    block = Some((tested, candidates));
+                    (tested, c)
+                }
+                None => {
+                    // Most blocks are reached here and hold no candidate: one fused test.
+                    let Some((tested, c)) = avx2::utf8_block(window, pair) else {
+                        break None;
+                    };
+                    let mut candidates = [None; 2];
+                    candidates[k] = Some(c);
+                    block = Some((tested, candidates));
+                    (tested, c)
+                }
+            };
+            let skip = i.saturating_sub(base);
+            candidates &= if skip < 64 { !0u64 << skip } else { 0 };
+            while candidates != 0 {
+                let q = base + candidates.trailing_zeros() as usize;
+                // A block is only tested when 32 bytes follow any start in it.
+                let here: &[u8; 32] = data[q..q + 32].try_into().unwrap_or(&[0; 32]);
+                if avx2::same_prefix(here, &probe.bytes, needle.len()) {
+                    break;
+                }
+                candidates &= candidates - 1;
+            }
+            if candidates != 0 {
+                break Some((candidates.trailing_zeros(), tested));
+            }
+            units += tested.units_below(64);
+            base += 64;
+            block = None;
+        };
+        (self.base, self.units, self.block) = (base, units, block);
+        match found {
+            Some((bit, tested)) => Ok((base + bit as usize, units + tested.units_below(bit))),
+            None => {
+                // Blocks need not end on character boundaries: step back over a character
+                // cut at `base`, but not before `i` (the bytes up to it, a needle's end, are
+                // decided).
+                let x = boundary(data, i, base).max(i);
+                Err((x, self.units_at(data, x)))
+            }
+        }
+    }
+
+    /// The UTF-16 units before `data[x]`, for `x` within 3 bytes before `base` or in the
+    /// current block or the needle that ends past it.
+    fn units_at(&self, data: &[u8], x: usize) -> u64 {
+        if x < self.base {
+            self.units - utf16_len(&data[x..self.base])
+        } else {
+            self.units + utf16_len(&data[self.base..x])
+        }
+    }
+}
+
+/// The bytes the UTF-8 fast path tests for the block at `data[base]` when fewer than three
+/// bytes precede it (they give validation's context; the 31 after the block are where a
+/// needle starting in it may reach); `None` when the rest is not all in `data`.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn padded_window(data: &[u8], base: usize) -> Option<[u8; 98]> {
+    // The start of the chunk, a character boundary: nothing before it asks for a
+    // continuation byte, and zeros do not.
+    let mut w = [0; 98];
+    w[3 - base..].copy_from_slice(data.get(..95 + base)?);
+    Some(w)
+}
+
+/// The character boundary at or before `i`, not before `start` (a boundary), where the bytes
+/// before `i` were validated except for a character cut at `i`, whose lead is then the
+/// boundary (as is a lead that cannot begin a character, left for the general path to judge).
+#[cfg(target_arch = "x86_64")]
+fn boundary(data: &[u8], start: usize, i: usize) -> usize {
+    for l in (i.saturating_sub(3).max(start)..i).rev() {
+        if (data[l] as i8) >= -0x40 {
+            return match sequence_len(data[l]) {
+                Some(n) if l + n <= i => i,
+                _ => l,
+            };
+        }
+    }
+    i
 }
 
 /// How UTF-16 units are known within one slice.

@@ -236,8 +236,10 @@ pub fn stops64_pair_portable(block: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2 {
     use core::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set_epi64x, _mm256_set1_epi8,
+        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi8, _mm256_setzero_si256,
+        _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8, _mm256_testz_si256,
+        _mm256_xor_si256,
     };
 
     #[inline]
@@ -277,6 +279,179 @@ pub(crate) mod avx2 {
         }))
     }
 
+    /// 32 bytes of `window` from `at` as a vector (four word reads the compiler fuses into
+    /// one unaligned load, as in `lane`).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn load(window: &[u8; 98], at: usize) -> __m256i {
+        let bytes: &[u8; 32] = window[at..at + 32].try_into().unwrap_or(&[0; 32]);
+        let word = |k: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[8 * k..8 * k + 8]);
+            i64::from_le_bytes(w)
+        };
+        _mm256_set_epi64x(word(3), word(2), word(1), word(0))
+    }
+
+    /// A 16-entry table, repeated in both 128-bit halves for `_mm256_shuffle_epi8`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn table(t: [u8; 16]) -> __m256i {
+        let lo = i64::from_le_bytes(t[..8].try_into().unwrap_or([0; 8]));
+        let hi = i64::from_le_bytes(t[8..].try_into().unwrap_or([0; 8]));
+        _mm256_set_epi64x(hi, lo, hi, lo)
+    }
+
+    // The error classes of the lookup validation (Keiser and Lemire, "Validating UTF-8 in
+    // less than one instruction per byte", 2021): a byte pair (previous, current) is bad when
+    // one bit survives in all three tables, indexed by the previous byte's high and low
+    // nibbles and the current byte's high nibble.
+    /// A lead byte followed by something other than a continuation byte.
+    const TOO_SHORT: u8 = 1 << 0;
+    /// A continuation byte after ASCII.
+    const TOO_LONG: u8 = 1 << 1;
+    /// `E0` followed by `80..=9F`.
+    const OVERLONG_3: u8 = 1 << 2;
+    /// `F4` followed by `90..=BF`, or `F5..=FF` followed by `90..=BF`.
+    const TOO_LARGE: u8 = 1 << 3;
+    /// `ED` followed by `A0..=BF`: a UTF-16 surrogate.
+    const SURROGATE: u8 = 1 << 4;
+    /// `C0` or `C1` followed by a continuation byte.
+    const OVERLONG_2: u8 = 1 << 5;
+    /// `F0` followed by `80..=8F`, or `F5..=FF` followed by `80..=8F`.
+    const OVERLONG_4: u8 = 1 << 6;
+    /// A continuation byte after a continuation byte: an error unless a three- or four-byte
+    /// lead two or three bytes back asks for it (the `must` vector cancels it then).
+    const TWO_CONTS: u8 = 1 << 7;
+
+    const BY_PREV_HIGH: [u8; 16] = {
+        let mut t = [TOO_LONG; 16];
+        let mut k = 8;
+        while k < 12 {
+            t[k] = TWO_CONTS;
+            k += 1;
+        }
+        t[0xC] = TOO_SHORT | OVERLONG_2;
+        t[0xD] = TOO_SHORT;
+        t[0xE] = TOO_SHORT | OVERLONG_3 | SURROGATE;
+        t[0xF] = TOO_SHORT | TOO_LARGE | OVERLONG_4;
+        t
+    };
+
+    const BY_PREV_LOW: [u8; 16] = {
+        let mut t = [TOO_SHORT | TOO_LONG | TWO_CONTS; 16];
+        t[0x0] |= OVERLONG_3 | OVERLONG_2 | OVERLONG_4;
+        t[0x1] |= OVERLONG_2;
+        let mut k = 4;
+        while k < 16 {
+            // F4 and above are too large (with 90..=BF); F5 and above with anything.
+            t[k] |= TOO_LARGE;
+            if k >= 5 {
+                t[k] |= OVERLONG_4;
+            }
+            k += 1;
+        }
+        t[0xD] |= SURROGATE;
+        t
+    };
+
+    const BY_CURRENT_HIGH: [u8; 16] = {
+        let mut t = [TOO_SHORT; 16];
+        t[0x8] = TOO_LONG | TWO_CONTS | OVERLONG_2 | OVERLONG_3 | OVERLONG_4;
+        t[0x9] = TOO_LONG | TWO_CONTS | OVERLONG_2 | OVERLONG_3 | TOO_LARGE;
+        t[0xA] = TOO_LONG | TWO_CONTS | OVERLONG_2 | TOO_LARGE | SURROGATE;
+        t[0xB] = t[0xA];
+        t
+    };
+
+    /// Tests the block `window[3..67]` of UTF-8 (the three bytes before it give the
+    /// context) in one pass: validation by the lookup method above (`None` when invalid),
+    /// the UTF-16 units of each byte, and where the needle's probe bytes sit (`probe`:
+    /// offsets in the needle, at most 31, and bytes; see [`candidates`]).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn utf8_block(
+        window: &[u8; 98],
+        probe: [(usize, u8); 2],
+    ) -> Option<(super::Utf8Block, u64)> {
+        let nibble = _mm256_set1_epi8(0x0F);
+        let high = |v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
+        let (prev_high, prev_low) = (table(BY_PREV_HIGH), table(BY_PREV_LOW));
+        let current_high = table(BY_CURRENT_HIGH);
+        let mut errors = _mm256_setzero_si256();
+        let bits = |v| u64::from(_mm256_movemask_epi8(v) as u32);
+        let [(i1, b1), (i2, b2)] = probe;
+        let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
+        let (mut hits, mut leads, mut fours) = (0, 0, 0);
+        for at in [3, 35] {
+            let v = load(window, at);
+            let prev1 = load(window, at - 1);
+            let special = _mm256_and_si256(
+                _mm256_and_si256(
+                    _mm256_shuffle_epi8(prev_high, high(prev1)),
+                    _mm256_shuffle_epi8(prev_low, _mm256_and_si256(prev1, nibble)),
+                ),
+                _mm256_shuffle_epi8(current_high, high(v)),
+            );
+            // High bit set where a lead two or three bytes back asks for a continuation.
+            let must = _mm256_and_si256(
+                _mm256_or_si256(
+                    _mm256_subs_epu8(load(window, at - 2), _mm256_set1_epi8(0x60)),
+                    _mm256_subs_epu8(load(window, at - 3), _mm256_set1_epi8(0x70)),
+                ),
+                _mm256_set1_epi8(0x80u8 as i8),
+            );
+            errors = _mm256_or_si256(errors, _mm256_xor_si256(special, must));
+            let shift = at - 3;
+            hits |= bits(_mm256_and_si256(
+                _mm256_cmpeq_epi8(load(window, at + i1), b1),
+                _mm256_cmpeq_epi8(load(window, at + i2), b2),
+            )) << shift;
+            // Signed, continuation bytes are the ones below -64.
+            leads |= bits(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-65))) << shift;
+            // High bit set exactly for F0..=FF.
+            fours |= bits(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) << shift;
+        }
+        if _mm256_testz_si256(errors, errors) == 0 {
+            return None;
+        }
+        Some((super::Utf8Block { leads, fours }, hits))
+    }
+
+    /// Where the needle's probe bytes sit in the block `window[3..67]`: bit `k` is set when
+    /// `window[3 + k + offset] == byte` for both `(offset, byte)` of `probe`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
+        let [(i1, b1), (i2, b2)] = probe;
+        let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
+        [3, 35].into_iter().fold(0, |hits, at| {
+            let hit = _mm256_and_si256(
+                _mm256_cmpeq_epi8(load(window, at + i1), b1),
+                _mm256_cmpeq_epi8(load(window, at + i2), b2),
+            );
+            hits | u64::from(_mm256_movemask_epi8(hit) as u32) << (at - 3)
+        })
+    }
+
+    /// Whether the first `len` bytes (at most 32) of `a` and `b` are equal: one vector
+    /// compare instead of a call to `memcmp` for a needle of a few bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn same_prefix(a: &[u8; 32], b: &[u8; 32], len: usize) -> bool {
+        let load = |x: &[u8; 32]| {
+            let word = |k: usize| {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(&x[8 * k..8 * k + 8]);
+                i64::from_le_bytes(w)
+            };
+            _mm256_set_epi64x(word(3), word(2), word(1), word(0))
+        };
+        let equal = _mm256_movemask_epi8(_mm256_cmpeq_epi8(load(a), load(b))) as u32;
+        let wanted = if len >= 32 { !0 } else { (1u32 << len) - 1 };
+        equal & wanted == wanted
+    }
+
     #[inline]
     #[target_feature(enable = "avx2")]
     fn mask(lanes: [__m256i; 2]) -> u64 {
@@ -285,6 +460,27 @@ pub(crate) mod avx2 {
         }
         let half = |v| u64::from(_mm256_movemask_epi8(v) as u32);
         half(lanes[0]) | half(lanes[1]) << 32
+    }
+}
+
+/// The UTF-16 units of a valid 64-byte block of UTF-8, from [`avx2::utf8_block`] (bit `k` of
+/// each mask is about the block's byte `k`).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Utf8Block {
+    /// Bytes that begin a character (not `10xxxxxx`): one UTF-16 unit each.
+    pub(crate) leads: u64,
+    /// Four-byte leads (`11110xxx`): one more UTF-16 unit each.
+    pub(crate) fours: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Utf8Block {
+    /// UTF-16 units of the block's bytes below bit `k` (all 64 for `k == 64`).
+    #[inline]
+    pub(crate) fn units_below(&self, k: u32) -> u64 {
+        let below = if k >= 64 { !0 } else { (1u64 << k) - 1 };
+        u64::from((self.leads & below).count_ones() + (self.fours & below).count_ones())
     }
 }
 

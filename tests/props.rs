@@ -331,3 +331,71 @@ fn block_walk_finds_every_match_at_every_offset() {
         }
     }
 }
+
+/// The UTF-8 fast path validates 64-byte blocks with table lookups. Put every sequence of up
+/// to three bytes drawn from the values where UTF-8's rules change (and four-byte ones after
+/// each four-byte lead) just before, across and after a block edge, and at the start of a
+/// chunk, inside valid text with matches on both sides: the scanner reports what the
+/// baseline path (validated by simdutf8 and `std`) reports, matches and error, and the error
+/// is at the offset `std` gives.
+#[test]
+fn utf8_fast_path_judges_bytes_as_std_does() {
+    const EDGES: [u8; 24] = [
+        0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+        0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF3, 0xF4, 0xF5, 0xFF,
+    ];
+    let mut sequences: Vec<Vec<u8>> = Vec::new();
+    for &a in &EDGES {
+        sequences.push(vec![a]);
+        for &b in &EDGES {
+            sequences.push(vec![a, b]);
+            for &c in &EDGES {
+                sequences.push(vec![a, b, c]);
+                // Four bytes after the leads whose sequences are longest and a second byte
+                // that may continue them: what a lead two or three bytes back allows.
+                if a >= 0xE0 && (0x80..=0xBF).contains(&b) {
+                    for &d in &EDGES {
+                        sequences.push(vec![a, b, c, d]);
+                    }
+                }
+            }
+        }
+    }
+    // 63 bytes of non-ASCII text, so the fast path's blocks start at the chunk's start.
+    let before = "「一」二三😀四「五」六七八九十一二三四五六".as_bytes();
+    let after = "「後」ですよ😀「x」".repeat(8);
+    for (start, end) in [("「", "」"), ("[", "]")] {
+        let markers = Markers::new(start, end).unwrap();
+        for sequence in &sequences {
+            let leads: &[usize] = if sequence.len() < 4 {
+                &[0, 58, 61, 63]
+            } else {
+                &[0, 62]
+            };
+            for &lead in leads {
+                let mut bytes = before[..lead.min(before.len())].to_vec();
+                // Keep the text before the sequence valid: cut at a character boundary.
+                while std::str::from_utf8(&bytes).is_err() {
+                    bytes.pop();
+                }
+                let at = bytes.len();
+                bytes.extend_from_slice(sequence);
+                bytes.extend_from_slice(after.as_bytes());
+                let fast = scan(&markers, &bytes, u64::MAX, &[]);
+                let baseline = scan(&markers, &bytes, u64::MAX, &[usize::MAX]);
+                assert_eq!(fast, baseline, "{sequence:02X?} after {at} bytes");
+                match std::str::from_utf8(&bytes) {
+                    Ok(_) => assert_eq!(fast.error, None, "{sequence:02X?}"),
+                    Err(e) => assert_eq!(
+                        fast.error,
+                        Some(ScanError::InvalidUtf8 {
+                            offset: e.valid_up_to() as u64,
+                            incomplete: false
+                        }),
+                        "{sequence:02X?} after {at} bytes"
+                    ),
+                }
+            }
+        }
+    }
+}

@@ -64,15 +64,17 @@ impl Arbitrary for Case {
     fn arbitrary(g: &mut Gen) -> Case {
         let size = g.size();
         let mut text = piece_string(g, size);
-        // Sometimes long ASCII runs (with an occasional marker-like byte), which whole 64-byte
-        // blocks of the scanner's fused skip see only when chunks are long too.
-        if u8::arbitrary(g) % 3 == 0 {
+        // Sometimes long runs, which whole 64-byte blocks of the scanner's fast paths see
+        // only when chunks are long too: ASCII with an occasional marker-like piece (the
+        // ASCII path), or any pieces (the UTF-8 path).
+        let kind = u8::arbitrary(g) % 3;
+        if kind < 2 {
             let runs = 1 + usize::arbitrary(g) % 4;
             for _ in 0..runs {
                 let len = 60 + usize::arbitrary(g) % 200;
                 let mut run = String::new();
                 for i in 0..len {
-                    run.push_str(if i % 97 == 96 {
+                    run.push_str(if kind == 1 || i % 97 == 96 {
                         g.choose(ALPHABET).unwrap()
                     } else {
                         "a"
