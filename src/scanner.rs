@@ -48,7 +48,7 @@
 
 use crate::markers::Markers;
 #[cfg(target_arch = "x86_64")]
-use crate::utf8::{Utf8Block, avx2};
+use crate::utf8::{Utf8Block, avx2, avx512};
 use crate::utf8::{
     all_ascii, ascii_run_without, check, sequence_len, stops64, stops64_pair, utf16_len,
     utf16_len_from,
@@ -231,10 +231,16 @@ struct Needle {
 /// blocks (see [`stops64_pair`]): the two rarest by memchr's byte-frequency ranking, as its
 /// packed-pair search picks them, so that common bytes like `<` in HTML do not make every
 /// position a candidate. A one-byte needle probes its byte twice.
+///
+/// The UTF-8 fast path tests a third byte too: the one a three-byte needle has left (the
+/// shape of a CJK bracket), so that its candidates are its occurrences and need no compare.
 #[derive(Clone, Copy, Debug)]
 struct Probe {
     first: (usize, u8),
     second: (usize, u8),
+    // Only the UTF-8 fast path (x86-64) reads it.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    third: (usize, u8),
     /// The needle itself (its first `len` bytes), kept here so the fast path owns a copy.
     bytes: [u8; Probe::MAX_LEN],
     len: usize,
@@ -257,13 +263,26 @@ impl Probe {
         });
         let mut bytes = [0; Probe::MAX_LEN];
         bytes[..needle.len()].copy_from_slice(needle);
+        // The first offset not probed yet (for a needle of up to three bytes, the last one
+        // not probed: with it, all of them are).
+        let i3 = (0..needle.len())
+            .find(|&k| k != i1 && k != i2)
+            .unwrap_or(i1);
         Some(Probe {
             first: (i1, needle[i1]),
             second: (i2, needle[i2]),
+            third: (i3, needle[i3]),
             bytes,
             len: needle.len(),
             ascii: needle.is_ascii(),
         })
+    }
+
+    /// Whether the three probed bytes are the whole needle.
+    #[cfg(target_arch = "x86_64")]
+    fn exact(&self) -> bool {
+        let probed = [self.first.0, self.second.0, self.third.0];
+        (0..self.len).all(|k| probed.contains(&k))
     }
 
     fn needle(&self) -> &[u8] {
@@ -405,6 +424,29 @@ impl Scanner {
     #[doc(hidden)]
     pub fn baseline_simd(mut self) -> Scanner {
         self.simd = Simd::Baseline;
+        self
+    }
+
+    /// The same scanner, but using AVX2 at most (not AVX-512) where the CPU has it: for
+    /// tests and fuzzing, which check every instruction set the CPU has.
+    ///
+    /// ```
+    /// use extract_between::{Collect, Markers, Scanner};
+    /// let text = "字".repeat(100) + "「a」";
+    /// let mut s = Scanner::new(&Markers::new("「", "」").unwrap()).avx2_simd();
+    /// let mut found = Collect::default();
+    /// s.feed(text.as_bytes(), &mut found).unwrap();
+    /// assert_eq!(found.matches[0].text, "a");
+    /// ```
+    #[doc(hidden)]
+    pub fn avx2_simd(self) -> Scanner {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd == Simd::Avx512 {
+            return Scanner {
+                simd: Simd::Avx2,
+                ..self
+            };
+        }
         self
     }
 
@@ -621,7 +663,7 @@ impl Scanner {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Simd::Avx2` is only chosen when the CPU was found to have AVX2.
             #[allow(unsafe_code)]
-            Simd::Avx2 => unsafe { self.scan_ascii_avx2(data, sink) },
+            Simd::Avx2 | Simd::Avx512 => unsafe { self.scan_ascii_avx2(data, sink) },
         }
     }
 
@@ -652,14 +694,21 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
-        #[cfg(target_arch = "x86_64")]
-        if self.simd == Simd::Avx2 {
+        match self.simd {
+            Simd::Baseline => {
+                let _ = (data, sink);
+                (0, ControlFlow::Continue(()))
+            }
             // SAFETY: `Simd::Avx2` is only chosen when the CPU has AVX2 and POPCNT.
+            #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
-            return unsafe { self.scan_utf8_avx2(data, sink) };
+            Simd::Avx2 => unsafe { self.scan_utf8_avx2(data, sink) },
+            // SAFETY: `Simd::Avx512` is only chosen when the CPU has AVX-512 BW, AVX2 and
+            // POPCNT.
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            Simd::Avx512 => unsafe { self.scan_utf8_avx512(data, sink) },
         }
-        let _ = (data, sink);
-        (0, ControlFlow::Continue(()))
     }
 
     /// [`Scanner::scan_utf8`] compiled with AVX2.
@@ -670,60 +719,194 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
-        use core::cell::{Cell, RefCell};
-        let needle_units = [self.start.utf16_len, self.end.utf16_len];
-        let lens = [self.start.bytes().len(), self.end.bytes().len()];
-        let base = self.scanned;
-        let utf16 = sink.utf16_offsets();
+        self.scan_utf8_with(
+            data,
+            sink,
+            |w, p| avx2::utf8_block(w, p),
+            |w, p| avx2::candidates(w, p),
+            |n, len| avx2::Prefix::new(n, len),
+            |n, here| n.starts(here),
+        )
+    }
+
+    /// [`Scanner::scan_utf8`] with the block tests compiled with AVX-512 BW.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512bw,avx2,popcnt")]
+    fn scan_utf8_avx512<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+    ) -> (usize, ControlFlow<()>) {
+        self.scan_utf8_with(
+            data,
+            sink,
+            |w, p| avx512::utf8_block(w, p),
+            |w, p| avx512::candidates(w, p),
+            |n, len| avx2::Prefix::new(n, len),
+            |n, here| n.starts(here),
+        )
+    }
+
+    /// The body of [`Scanner::scan_utf8`], given the block tests of one instruction set:
+    /// `block` validates a block, counts its units and finds a needle's candidates in it
+    /// (`None`: invalid), `candidates` finds another needle's, and `prefix` and `starts`
+    /// prepare a needle and compare it with the bytes at a candidate.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn scan_utf8_with<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+        block: impl Fn(&[u8; 98], [(usize, u8); 3]) -> Option<(Utf8Block, u64)>,
+        candidates: impl Fn(&[u8; 98], [(usize, u8); 3]) -> u64,
+        prefix: impl Fn(&[u8; 32], usize) -> avx2::Prefix,
+        starts: impl Fn(&avx2::Prefix, &[u8; 32]) -> bool,
+    ) -> (usize, ControlFlow<()>) {
         let probes = [self.start.probe, self.end.probe];
-        // A needle without a probe is never sought: any pair will do.
-        let pair = |p: Option<Probe>| p.map_or([(0, 0); 2], |p| [p.first, p.second]);
-        let walk = RefCell::new(Utf8Walk {
-            pairs: probes.map(pair),
-            base: 0,
-            units: base.utf16,
-            block: None,
-        });
-        // Units are known where the last search stopped and where the needle it found
-        // there ends: the two places `events` asks for next.
-        let found = Cell::new((0, base.utf16));
-        let resume = Cell::new((0, base.utf16));
-        let next = |data: &[u8], i: usize, inside: bool| {
+        let lens = [self.start.bytes().len(), self.end.bytes().len()];
+        let needle_units = [self.start.utf16_len, self.end.utf16_len];
+        // A needle without a probe is never sought here: any pair will do.
+        let pairs = probes.map(|p| p.map_or([(0, 0); 3], |p| [p.first, p.second, p.third]));
+        let exact = probes.map(|p| p.is_some_and(|p| p.exact()));
+        let needles = probes.map(|p| p.map(|p| prefix(&p.bytes, p.len)));
+        let start = self.scanned;
+        let utf16 = sink.utf16_offsets();
+        let pos = |x: usize, units: u64| Pos {
+            byte: start.byte + x as u64,
+            utf16: if utf16 { units } else { 0 },
+        };
+        let mut inside = self.state == State::Inside;
+        // The current block: where it begins, the UTF-16 units before it, and its test once
+        // made, with each needle's candidates in it once sought there. (Two variables, not
+        // an array indexed by state: that array lived in memory, and reading it back whole
+        // right after writing one half stalled the loop, a quarter of its time.)
+        let (mut base, mut units) = (0usize, start.utf16);
+        let mut tested: Option<Utf8Block> = None;
+        let (mut begins, mut ends): (Option<u64>, Option<u64>) = (None, None);
+        // `i`: where the search resumes, a character boundary with `units_i` units before
+        // it; `from`: where undelivered content begins (inside a match).
+        let (mut i, mut units_i, mut from) = (0, start.utf16, 0);
+        let mut padding = [0; 98];
+        let flow = 'scan: loop {
             let k = usize::from(inside);
-            let Some(probe) = &probes[k] else {
-                return Err(i);
+            let Some(needle) = &needles[k] else {
+                break ControlFlow::Continue(());
             };
-            match walk.borrow_mut().next(data, i, k, probe) {
-                Ok((q, units)) => {
-                    found.set((q, units));
-                    resume.set((q + lens[k], units + needle_units[k]));
-                    Ok(q)
-                }
-                Err((x, units)) => {
-                    found.set((x, units));
-                    resume.set((x, units));
-                    Err(x)
-                }
+            if i >= base + 64 {
+                // The last needle found ends past its block (which was tested): move on.
+                let Some(tests) = tested else {
+                    break ControlFlow::Continue(());
+                };
+                units += tests.units_below(64);
+                base += 64;
+                tested = None;
             }
-        };
-        let pos = |data: &[u8], x: usize| {
-            let (q, units_q) = found.get();
-            let (r, units_r) = resume.get();
-            let units = if x == q {
-                units_q
-            } else if x == r {
-                units_r
+            let (tests, mut found) = match tested {
+                Some(tests) => {
+                    let known = if inside { ends } else { begins };
+                    let c = match known {
+                        Some(c) => c,
+                        None => match window(data, base, &mut padding) {
+                            Some(w) => candidates(w, pairs[k]),
+                            None => break ControlFlow::Continue(()),
+                        },
+                    };
+                    if inside {
+                        ends = Some(c);
+                    } else {
+                        begins = Some(c);
+                    }
+                    (tests, c)
+                }
+                None => {
+                    // Most blocks are reached here, in quiet stretches: one fused test per
+                    // block until one holds a candidate at or after `i`.
+                    let pair = pairs[k];
+                    let mut skip = i.saturating_sub(base);
+                    let (tests, c) = loop {
+                        let Some(w) = window(data, base, &mut padding) else {
+                            break 'scan ControlFlow::Continue(());
+                        };
+                        let Some((tests, c)) = block(w, pair) else {
+                            break 'scan ControlFlow::Continue(());
+                        };
+                        if c >> skip != 0 {
+                            break (tests, c);
+                        }
+                        units += tests.units_below(64);
+                        base += 64;
+                        skip = 0;
+                    };
+                    tested = Some(tests);
+                    (begins, ends) = if inside {
+                        (None, Some(c))
+                    } else {
+                        (Some(c), None)
+                    };
+                    (tests, c)
+                }
+            };
+            // Starts before `i` are decided (`i` is in this block or before it).
+            found &= !0u64 << i.saturating_sub(base);
+            let mut hit = None;
+            while found != 0 {
+                let bit = found.trailing_zeros();
+                let q = base + bit as usize;
+                // A block is only tested when 32 bytes follow any start in it.
+                let here: &[u8; 32] = data[q..q + 32].try_into().unwrap_or(&[0; 32]);
+                if exact[k] || starts(needle, here) {
+                    hit = Some((q, units + tests.units_below(bit)));
+                    break;
+                }
+                found &= found - 1;
+            }
+            let Some((q, units_q)) = hit else {
+                units += tests.units_below(64);
+                base += 64;
+                tested = None;
+                continue;
+            };
+            (i, units_i) = (q + lens[k], units_q + needle_units[k]);
+            let (begin, end) = (pos(q, units_q), pos(i, units_i));
+            inside = !inside;
+            let flow = if inside {
+                self.open_marker = begin;
+                from = i;
+                sink.open(begin, end)
+            } else if q > from && sink.content(&data[from..q]).is_break() {
+                ControlFlow::Break(())
             } else {
-                // Not asked for (see `events`), but correct: count from the nearest before.
-                let (from, units) = if x >= r { (r, units_r) } else { (q, units_q) };
-                units + utf16_len_from(&data[..x], from)
+                sink.close(begin, end)
             };
-            Pos {
-                byte: base.byte + x as u64,
-                utf16: if utf16 { units } else { 0 },
+            if flow.is_break() {
+                break flow;
             }
         };
-        self.events(data, sink, next, pos)
+        // Hand over after the last event, or at the block that could not be tested (after
+        // stepping back over a character it cuts, but not before `i`: what precedes it is
+        // decided).
+        let (x, units_x) = match flow {
+            ControlFlow::Break(()) => (i, units_i),
+            ControlFlow::Continue(()) => {
+                let x = boundary(data, i, base).max(i);
+                if x == i {
+                    (i, units_i)
+                } else {
+                    (x, units - utf16_len(&data[x..base]))
+                }
+            }
+        };
+        let mut flow = flow;
+        if flow.is_continue() && inside && x > from {
+            flow = sink.content(&data[from..x]);
+        }
+        self.scanned = pos(x, units_x);
+        self.state = match (flow, inside) {
+            (ControlFlow::Break(()), _) => State::Stopped,
+            (_, true) => State::Inside,
+            (_, false) => State::Seek,
+        };
+        (x, flow)
     }
 
     /// The body of [`Scanner::scan_ascii`], given the block test and the search of one
@@ -948,6 +1131,9 @@ enum Simd {
     Baseline,
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// AVX2 and AVX-512 BW: the UTF-8 fast path's block tests use the wider vectors.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 impl Simd {
@@ -957,6 +1143,9 @@ impl Simd {
         if std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("popcnt")
         {
+            if std::arch::is_x86_feature_detected!("avx512bw") {
+                return Simd::Avx512;
+            }
             return Simd::Avx2;
         }
         Simd::Baseline
@@ -1072,128 +1261,27 @@ fn find_with<const FOLD: bool>(
     Err(i)
 }
 
-/// The UTF-8 fast path's walk (AVX2) over the 64-byte blocks of one chunk: each block is
-/// validated and its UTF-16 units counted once, when first reached, and its candidates for
-/// each needle found once, when first sought there; all serve every event in the block.
+/// The bytes the UTF-8 fast path tests for the block at `data[base]`: the three before it
+/// (validation's context), the block, and the 31 after it (where a needle starting in it may
+/// reach); `None` when they are not all in `data`. With fewer than three bytes before the
+/// block (the start of the chunk), they are copied into `padding` after zeros.
 #[cfg(target_arch = "x86_64")]
-struct Utf8Walk {
-    /// The offsets and bytes of the start and end needles' probes, as the block tests take
-    /// them.
-    pairs: [[(usize, u8); 2]; 2],
-    /// Where the current block begins, and the UTF-16 units before it.
-    base: usize,
-    units: u64,
-    /// The current block's test, once made, with its candidates for each needle once found.
-    block: Option<(Utf8Block, [Option<u64>; 2])>,
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Utf8Walk {
-    /// The next occurrence of needle `k` (0 start, 1 end) at or after `data[i]`, a character
-    /// boundary: `Ok((q, units before q))`, or `Err((x, units before x))` to hand over at the
-    /// character boundary `x` (a block that breaks UTF-8, or less than a block and a needle
-    /// left). Every byte before either is valid UTF-8 and no occurrence starts before it.
-    /// Calls come with `i` never decreasing, not before the walk's position, and `probe`
-    /// the probe of needle `k`.
-    #[inline]
-    #[target_feature(enable = "avx2,popcnt")]
-    fn next(
-        &mut self,
-        data: &[u8],
-        i: usize,
-        k: usize,
-        probe: &Probe,
-    ) -> Result<(usize, u64), (usize, u64)> {
-        let needle = probe.needle();
-        let pair = self.pairs[k];
-        // The walk's state in locals for the loop, where they stay in registers.
-        let (mut base, mut units, mut block) = (self.base, self.units, self.block);
-        let found = loop {
-            let padded;
-            let window: &[u8; 98] = if let Some(from) = base.checked_sub(3) {
-                match data.get(from..from + 98) {
-                    Some(w) => w.try_into().unwrap_or(&[0; 98]),
-                    None => break None,
-                }
-            } else {
-                match padded_window(data, base) {
-                    Some(w) => {
-                        padded = w;
-                        &padded
-                    }
-                    None => break None,
-                }
-            };
-            let (tested, mut candidates) = match block {
-                Some((tested, mut candidates)) => {
-                    let c = *candidates[k].get_or_insert_with(|| avx2::candidates(window, pair));
-                    block = Some((tested, candidates));
-                    (tested, c)
-                }
-                None => {
-                    // Most blocks are reached here and hold no candidate: one fused test.
-                    let Some((tested, c)) = avx2::utf8_block(window, pair) else {
-                        break None;
-                    };
-                    let mut candidates = [None; 2];
-                    candidates[k] = Some(c);
-                    block = Some((tested, candidates));
-                    (tested, c)
-                }
-            };
-            let skip = i.saturating_sub(base);
-            candidates &= if skip < 64 { !0u64 << skip } else { 0 };
-            while candidates != 0 {
-                let q = base + candidates.trailing_zeros() as usize;
-                // A block is only tested when 32 bytes follow any start in it.
-                let here: &[u8; 32] = data[q..q + 32].try_into().unwrap_or(&[0; 32]);
-                if avx2::same_prefix(here, &probe.bytes, needle.len()) {
-                    break;
-                }
-                candidates &= candidates - 1;
-            }
-            if candidates != 0 {
-                break Some((candidates.trailing_zeros(), tested));
-            }
-            units += tested.units_below(64);
-            base += 64;
-            block = None;
-        };
-        (self.base, self.units, self.block) = (base, units, block);
-        match found {
-            Some((bit, tested)) => Ok((base + bit as usize, units + tested.units_below(bit))),
-            None => {
-                // Blocks need not end on character boundaries: step back over a character
-                // cut at `base`, but not before `i` (the bytes up to it, a needle's end, are
-                // decided).
-                let x = boundary(data, i, base).max(i);
-                Err((x, self.units_at(data, x)))
-            }
-        }
-    }
-
-    /// The UTF-16 units before `data[x]`, for `x` within 3 bytes before `base` or in the
-    /// current block or the needle that ends past it.
-    fn units_at(&self, data: &[u8], x: usize) -> u64 {
-        if x < self.base {
-            self.units - utf16_len(&data[x..self.base])
-        } else {
-            self.units + utf16_len(&data[self.base..x])
-        }
+#[inline(always)]
+fn window<'a>(data: &'a [u8], base: usize, padding: &'a mut [u8; 98]) -> Option<&'a [u8; 98]> {
+    match base.checked_sub(3) {
+        Some(before) => data.get(before..before + 98)?.try_into().ok(),
+        None => padded_window(data, base, padding),
     }
 }
 
-/// The bytes the UTF-8 fast path tests for the block at `data[base]` when fewer than three
-/// bytes precede it (they give validation's context; the 31 after the block are where a
-/// needle starting in it may reach); `None` when the rest is not all in `data`.
 #[cfg(target_arch = "x86_64")]
 #[cold]
-fn padded_window(data: &[u8], base: usize) -> Option<[u8; 98]> {
-    // The start of the chunk, a character boundary: nothing before it asks for a
-    // continuation byte, and zeros do not.
-    let mut w = [0; 98];
-    w[3 - base..].copy_from_slice(data.get(..95 + base)?);
-    Some(w)
+fn padded_window<'a>(data: &[u8], base: usize, padding: &'a mut [u8; 98]) -> Option<&'a [u8; 98]> {
+    // A character boundary: nothing before it asks for a continuation byte, and zeros do
+    // not.
+    padding[..3 - base].fill(0);
+    padding[3 - base..].copy_from_slice(data.get(..95 + base)?);
+    Some(padding)
 }
 
 /// The character boundary at or before `i`, not before `start` (a boundary), where the bytes

@@ -230,11 +230,78 @@ pub fn stops64_pair_portable(block: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u
     })
 }
 
+/// The tables of the lookup validation the vector fast paths share.
+#[cfg(target_arch = "x86_64")]
+mod lookup {
+    // The error classes of the lookup validation (Keiser and Lemire, "Validating UTF-8 in
+    // less than one instruction per byte", 2021): a byte pair (previous, current) is bad when
+    // one bit survives in all three tables, indexed by the previous byte's high and low
+    // nibbles and the current byte's high nibble.
+    /// A lead byte followed by something other than a continuation byte.
+    const TOO_SHORT: u8 = 1 << 0;
+    /// A continuation byte after ASCII.
+    const TOO_LONG: u8 = 1 << 1;
+    /// `E0` followed by `80..=9F`.
+    const OVERLONG_3: u8 = 1 << 2;
+    /// `F4` followed by `90..=BF`, or `F5..=FF` followed by `90..=BF`.
+    const TOO_LARGE: u8 = 1 << 3;
+    /// `ED` followed by `A0..=BF`: a UTF-16 surrogate.
+    const SURROGATE: u8 = 1 << 4;
+    /// `C0` or `C1` followed by a continuation byte.
+    const OVERLONG_2: u8 = 1 << 5;
+    /// `F0` followed by `80..=8F`, or `F5..=FF` followed by `80..=8F`.
+    const OVERLONG_4: u8 = 1 << 6;
+    /// A continuation byte after a continuation byte: an error unless a three- or four-byte
+    /// lead two or three bytes back asks for it (the `must` vector cancels it then).
+    const TWO_CONTS: u8 = 1 << 7;
+
+    pub(super) const BY_PREV_HIGH: [u8; 16] = {
+        let mut t = [TOO_LONG; 16];
+        let mut k = 8;
+        while k < 12 {
+            t[k] = TWO_CONTS;
+            k += 1;
+        }
+        t[0xC] = TOO_SHORT | OVERLONG_2;
+        t[0xD] = TOO_SHORT;
+        t[0xE] = TOO_SHORT | OVERLONG_3 | SURROGATE;
+        t[0xF] = TOO_SHORT | TOO_LARGE | OVERLONG_4;
+        t
+    };
+
+    pub(super) const BY_PREV_LOW: [u8; 16] = {
+        let mut t = [TOO_SHORT | TOO_LONG | TWO_CONTS; 16];
+        t[0x0] |= OVERLONG_3 | OVERLONG_2 | OVERLONG_4;
+        t[0x1] |= OVERLONG_2;
+        let mut k = 4;
+        while k < 16 {
+            // F4 and above are too large (with 90..=BF); F5 and above with anything.
+            t[k] |= TOO_LARGE;
+            if k >= 5 {
+                t[k] |= OVERLONG_4;
+            }
+            k += 1;
+        }
+        t[0xD] |= SURROGATE;
+        t
+    };
+
+    pub(super) const BY_CURRENT_HIGH: [u8; 16] = {
+        let mut t = [TOO_SHORT; 16];
+        t[0x8] = TOO_LONG | TWO_CONTS | OVERLONG_2 | OVERLONG_3 | OVERLONG_4;
+        t[0x9] = TOO_LONG | TWO_CONTS | OVERLONG_2 | OVERLONG_3 | TOO_LARGE;
+        t[0xA] = TOO_LONG | TWO_CONTS | OVERLONG_2 | TOO_LARGE | SURROGATE;
+        t[0xB] = t[0xA];
+        t
+    };
+}
+
 /// AVX2 twins of [`stops64`] and [`stops64_pair`] (two 32-byte lanes instead of four 16-byte
 /// ones), for CPUs found to have AVX2 at run time. Safe to call only from code compiled with
 /// AVX2 enabled; the scanner calls them from such functions after detecting it.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2 {
+    use super::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
     use core::arch::x86_64::{
         __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_movemask_epi8,
         _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi8, _mm256_setzero_si256,
@@ -284,13 +351,7 @@ pub(crate) mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn load(window: &[u8; 98], at: usize) -> __m256i {
-        let bytes: &[u8; 32] = window[at..at + 32].try_into().unwrap_or(&[0; 32]);
-        let word = |k: usize| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&bytes[8 * k..8 * k + 8]);
-            i64::from_le_bytes(w)
-        };
-        _mm256_set_epi64x(word(3), word(2), word(1), word(0))
+        load32(window[at..at + 32].try_into().unwrap_or(&[0; 32]))
     }
 
     /// A 16-entry table, repeated in both 128-bit halves for `_mm256_shuffle_epi8`.
@@ -302,68 +363,6 @@ pub(crate) mod avx2 {
         _mm256_set_epi64x(hi, lo, hi, lo)
     }
 
-    // The error classes of the lookup validation (Keiser and Lemire, "Validating UTF-8 in
-    // less than one instruction per byte", 2021): a byte pair (previous, current) is bad when
-    // one bit survives in all three tables, indexed by the previous byte's high and low
-    // nibbles and the current byte's high nibble.
-    /// A lead byte followed by something other than a continuation byte.
-    const TOO_SHORT: u8 = 1 << 0;
-    /// A continuation byte after ASCII.
-    const TOO_LONG: u8 = 1 << 1;
-    /// `E0` followed by `80..=9F`.
-    const OVERLONG_3: u8 = 1 << 2;
-    /// `F4` followed by `90..=BF`, or `F5..=FF` followed by `90..=BF`.
-    const TOO_LARGE: u8 = 1 << 3;
-    /// `ED` followed by `A0..=BF`: a UTF-16 surrogate.
-    const SURROGATE: u8 = 1 << 4;
-    /// `C0` or `C1` followed by a continuation byte.
-    const OVERLONG_2: u8 = 1 << 5;
-    /// `F0` followed by `80..=8F`, or `F5..=FF` followed by `80..=8F`.
-    const OVERLONG_4: u8 = 1 << 6;
-    /// A continuation byte after a continuation byte: an error unless a three- or four-byte
-    /// lead two or three bytes back asks for it (the `must` vector cancels it then).
-    const TWO_CONTS: u8 = 1 << 7;
-
-    const BY_PREV_HIGH: [u8; 16] = {
-        let mut t = [TOO_LONG; 16];
-        let mut k = 8;
-        while k < 12 {
-            t[k] = TWO_CONTS;
-            k += 1;
-        }
-        t[0xC] = TOO_SHORT | OVERLONG_2;
-        t[0xD] = TOO_SHORT;
-        t[0xE] = TOO_SHORT | OVERLONG_3 | SURROGATE;
-        t[0xF] = TOO_SHORT | TOO_LARGE | OVERLONG_4;
-        t
-    };
-
-    const BY_PREV_LOW: [u8; 16] = {
-        let mut t = [TOO_SHORT | TOO_LONG | TWO_CONTS; 16];
-        t[0x0] |= OVERLONG_3 | OVERLONG_2 | OVERLONG_4;
-        t[0x1] |= OVERLONG_2;
-        let mut k = 4;
-        while k < 16 {
-            // F4 and above are too large (with 90..=BF); F5 and above with anything.
-            t[k] |= TOO_LARGE;
-            if k >= 5 {
-                t[k] |= OVERLONG_4;
-            }
-            k += 1;
-        }
-        t[0xD] |= SURROGATE;
-        t
-    };
-
-    const BY_CURRENT_HIGH: [u8; 16] = {
-        let mut t = [TOO_SHORT; 16];
-        t[0x8] = TOO_LONG | TWO_CONTS | OVERLONG_2 | OVERLONG_3 | OVERLONG_4;
-        t[0x9] = TOO_LONG | TWO_CONTS | OVERLONG_2 | OVERLONG_3 | TOO_LARGE;
-        t[0xA] = TOO_LONG | TWO_CONTS | OVERLONG_2 | TOO_LARGE | SURROGATE;
-        t[0xB] = t[0xA];
-        t
-    };
-
     /// Tests the block `window[3..67]` of UTF-8 (the three bytes before it give the
     /// context) in one pass: validation by the lookup method above (`None` when invalid),
     /// the UTF-16 units of each byte, and where the needle's probe bytes sit (`probe`:
@@ -372,7 +371,7 @@ pub(crate) mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(crate) fn utf8_block(
         window: &[u8; 98],
-        probe: [(usize, u8); 2],
+        probe: [(usize, u8); 3],
     ) -> Option<(super::Utf8Block, u64)> {
         let nibble = _mm256_set1_epi8(0x0F);
         let high = |v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
@@ -380,8 +379,9 @@ pub(crate) mod avx2 {
         let current_high = table(BY_CURRENT_HIGH);
         let mut errors = _mm256_setzero_si256();
         let bits = |v| u64::from(_mm256_movemask_epi8(v) as u32);
-        let [(i1, b1), (i2, b2)] = probe;
+        let [(i1, b1), (i2, b2), (i3, b3)] = probe;
         let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
+        let b3 = _mm256_set1_epi8(b3 as i8);
         let (mut hits, mut leads, mut fours) = (0, 0, 0);
         for at in [3, 35] {
             let v = load(window, at);
@@ -404,8 +404,11 @@ pub(crate) mod avx2 {
             errors = _mm256_or_si256(errors, _mm256_xor_si256(special, must));
             let shift = at - 3;
             hits |= bits(_mm256_and_si256(
-                _mm256_cmpeq_epi8(load(window, at + i1), b1),
-                _mm256_cmpeq_epi8(load(window, at + i2), b2),
+                _mm256_and_si256(
+                    _mm256_cmpeq_epi8(load(window, at + i1), b1),
+                    _mm256_cmpeq_epi8(load(window, at + i2), b2),
+                ),
+                _mm256_cmpeq_epi8(load(window, at + i3), b3),
             )) << shift;
             // Signed, continuation bytes are the ones below -64.
             leads |= bits(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-65))) << shift;
@@ -419,37 +422,61 @@ pub(crate) mod avx2 {
     }
 
     /// Where the needle's probe bytes sit in the block `window[3..67]`: bit `k` is set when
-    /// `window[3 + k + offset] == byte` for both `(offset, byte)` of `probe`.
+    /// `window[3 + k + offset] == byte` for each `(offset, byte)` of `probe`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
-        let [(i1, b1), (i2, b2)] = probe;
-        let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
+    pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 3]) -> u64 {
         [3, 35].into_iter().fold(0, |hits, at| {
-            let hit = _mm256_and_si256(
-                _mm256_cmpeq_epi8(load(window, at + i1), b1),
-                _mm256_cmpeq_epi8(load(window, at + i2), b2),
-            );
+            let hit = probe
+                .into_iter()
+                .fold(_mm256_set1_epi8(-1), |hit, (offset, byte)| {
+                    _mm256_and_si256(
+                        hit,
+                        _mm256_cmpeq_epi8(load(window, at + offset), _mm256_set1_epi8(byte as i8)),
+                    )
+                });
             hits | u64::from(_mm256_movemask_epi8(hit) as u32) << (at - 3)
         })
     }
 
-    /// Whether the first `len` bytes (at most 32) of `a` and `b` are equal: one vector
-    /// compare instead of a call to `memcmp` for a needle of a few bytes.
+    /// A needle of up to 32 bytes, ready to be compared with the bytes at a candidate in
+    /// one vector compare (instead of a call to `memcmp` for a needle of a few bytes).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Prefix {
+        bytes: __m256i,
+        /// One bit per byte of the needle.
+        mask: u32,
+    }
+
+    impl Prefix {
+        /// The needle `bytes[..len]`.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        pub(crate) fn new(bytes: &[u8; 32], len: usize) -> Prefix {
+            Prefix {
+                bytes: load32(bytes),
+                mask: if len >= 32 { !0 } else { (1u32 << len) - 1 },
+            }
+        }
+
+        /// Whether `here` begins with the needle.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        pub(crate) fn starts(&self, here: &[u8; 32]) -> bool {
+            let equal = _mm256_movemask_epi8(_mm256_cmpeq_epi8(load32(here), self.bytes)) as u32;
+            equal & self.mask == self.mask
+        }
+    }
+
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(crate) fn same_prefix(a: &[u8; 32], b: &[u8; 32], len: usize) -> bool {
-        let load = |x: &[u8; 32]| {
-            let word = |k: usize| {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(&x[8 * k..8 * k + 8]);
-                i64::from_le_bytes(w)
-            };
-            _mm256_set_epi64x(word(3), word(2), word(1), word(0))
+    fn load32(bytes: &[u8; 32]) -> __m256i {
+        let word = |k: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[8 * k..8 * k + 8]);
+            i64::from_le_bytes(w)
         };
-        let equal = _mm256_movemask_epi8(_mm256_cmpeq_epi8(load(a), load(b))) as u32;
-        let wanted = if len >= 32 { !0 } else { (1u32 << len) - 1 };
-        equal & wanted == wanted
+        _mm256_set_epi64x(word(3), word(2), word(1), word(0))
     }
 
     #[inline]
@@ -481,6 +508,99 @@ impl Utf8Block {
     pub(crate) fn units_below(&self, k: u32) -> u64 {
         let below = if k >= 64 { !0 } else { (1u64 << k) - 1 };
         u64::from((self.leads & below).count_ones() + (self.fours & below).count_ones())
+    }
+}
+
+/// AVX-512 (BW) twins of the UTF-8 fast path's block tests in [`avx2`]: one 64-byte vector
+/// per block and compares straight into bit masks, about half the instructions. Safe to call
+/// only from code compiled with AVX-512 BW enabled, after detecting it.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512 {
+    use super::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
+    use core::arch::x86_64::{
+        __m512i, _mm512_and_si512, _mm512_cmpge_epu8_mask, _mm512_cmpgt_epi8_mask,
+        _mm512_mask_cmpeq_epi8_mask, _mm512_or_si512, _mm512_set_epi64, _mm512_set1_epi8,
+        _mm512_shuffle_epi8, _mm512_srli_epi16, _mm512_subs_epu8, _mm512_test_epi8_mask,
+        _mm512_xor_si512,
+    };
+
+    /// 64 bytes of `window` from `at` as a vector (eight word reads the compiler fuses into
+    /// one unaligned load).
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    fn load(window: &[u8; 98], at: usize) -> __m512i {
+        let bytes: &[u8; 64] = window[at..at + 64].try_into().unwrap_or(&[0; 64]);
+        let word = |k: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[8 * k..8 * k + 8]);
+            i64::from_le_bytes(w)
+        };
+        _mm512_set_epi64(
+            word(7),
+            word(6),
+            word(5),
+            word(4),
+            word(3),
+            word(2),
+            word(1),
+            word(0),
+        )
+    }
+
+    /// A 16-entry table, repeated in each 128-bit lane for `_mm512_shuffle_epi8`.
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    fn table(t: [u8; 16]) -> __m512i {
+        let lo = i64::from_le_bytes(t[..8].try_into().unwrap_or([0; 8]));
+        let hi = i64::from_le_bytes(t[8..].try_into().unwrap_or([0; 8]));
+        _mm512_set_epi64(hi, lo, hi, lo, hi, lo, hi, lo)
+    }
+
+    /// [`super::avx2::utf8_block`] with AVX-512 BW.
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    pub(crate) fn utf8_block(
+        window: &[u8; 98],
+        probe: [(usize, u8); 3],
+    ) -> Option<(super::Utf8Block, u64)> {
+        let nibble = _mm512_set1_epi8(0x0F);
+        let high = |v| _mm512_and_si512(_mm512_srli_epi16::<4>(v), nibble);
+        let v = load(window, 3);
+        let prev1 = load(window, 2);
+        let special = _mm512_and_si512(
+            _mm512_and_si512(
+                _mm512_shuffle_epi8(table(BY_PREV_HIGH), high(prev1)),
+                _mm512_shuffle_epi8(table(BY_PREV_LOW), _mm512_and_si512(prev1, nibble)),
+            ),
+            _mm512_shuffle_epi8(table(BY_CURRENT_HIGH), high(v)),
+        );
+        // High bit set where a lead two or three bytes back asks for a continuation.
+        let must = _mm512_and_si512(
+            _mm512_or_si512(
+                _mm512_subs_epu8(load(window, 1), _mm512_set1_epi8(0x60)),
+                _mm512_subs_epu8(load(window, 0), _mm512_set1_epi8(0x70)),
+            ),
+            _mm512_set1_epi8(0x80u8 as i8),
+        );
+        let errors = _mm512_xor_si512(special, must);
+        if _mm512_test_epi8_mask(errors, errors) != 0 {
+            return None;
+        }
+        let block = super::Utf8Block {
+            // Signed, continuation bytes are the ones below -64.
+            leads: _mm512_cmpgt_epi8_mask(v, _mm512_set1_epi8(-65)),
+            fours: _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xF0u8 as i8)),
+        };
+        Some((block, candidates(window, probe)))
+    }
+
+    /// [`super::avx2::candidates`] with AVX-512 BW.
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 3]) -> u64 {
+        probe.into_iter().fold(!0, |hits, (at, byte)| {
+            _mm512_mask_cmpeq_epi8_mask(hits, load(window, 3 + at), _mm512_set1_epi8(byte as i8))
+        })
     }
 }
 

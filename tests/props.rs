@@ -332,7 +332,7 @@ fn block_walk_finds_every_match_at_every_offset() {
     }
 }
 
-/// The UTF-8 fast path validates 64-byte blocks with table lookups. Put every sequence of up
+/// The UTF-8 fast path validates 64-byte blocks with table lookups (AVX2 or AVX-512). Put every sequence of up
 /// to three bytes drawn from the values where UTF-8's rules change (and four-byte ones after
 /// each four-byte lead) just before, across and after a block edge, and at the start of a
 /// chunk, inside valid text with matches on both sides: the scanner reports what the
@@ -381,9 +381,12 @@ fn utf8_fast_path_judges_bytes_as_std_does() {
                 let at = bytes.len();
                 bytes.extend_from_slice(sequence);
                 bytes.extend_from_slice(after.as_bytes());
+                // `scan` picks the instruction set from the plan's length.
                 let fast = scan(&markers, &bytes, u64::MAX, &[]);
+                let avx2 = scan(&markers, &bytes, u64::MAX, &[usize::MAX; 2]);
                 let baseline = scan(&markers, &bytes, u64::MAX, &[usize::MAX]);
                 assert_eq!(fast, baseline, "{sequence:02X?} after {at} bytes");
+                assert_eq!(avx2, baseline, "{sequence:02X?} after {at} bytes (AVX2)");
                 match std::str::from_utf8(&bytes) {
                     Ok(_) => assert_eq!(fast.error, None, "{sequence:02X?}"),
                     Err(e) => assert_eq!(

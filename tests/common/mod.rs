@@ -144,9 +144,12 @@ pub struct Scanned {
 
 /// Feeds `bytes` to a scanner in chunks cycling through `plan` (empty plan: one chunk).
 pub fn scan(markers: &Markers, bytes: &[u8], max_matches: u64, plan: &[usize]) -> Scanned {
-    // Half the cases take the baseline (SSE2) fast path even on a CPU with AVX2.
-    let mut scanner = match plan.len() % 2 {
+    // Odd plans take the baseline (SSE2) fast paths even on a CPU with more, and plans of
+    // 2 or 6 pieces AVX2 even on a CPU with AVX-512: each instruction set the CPU has is
+    // checked.
+    let mut scanner = match plan.len() % 4 {
         0 => Scanner::new(markers),
+        2 => Scanner::new(markers).avx2_simd(),
         _ => Scanner::new(markers).baseline_simd(),
     };
     let mut sink = Capped::new(Collect::default(), max_matches);
