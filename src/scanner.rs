@@ -285,6 +285,7 @@ impl Probe {
         (0..self.len).all(|k| probed.contains(&k))
     }
 
+    #[inline]
     fn needle(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
@@ -506,7 +507,7 @@ impl Scanner {
             }
             chunk = &chunk[n..];
         }
-        if self.held == 0 {
+        if self.held == 0 && chunk.len() >= UTF8_MIN_CHUNK {
             // Any text, with AVX2: validation, UTF-16 counting and search in one pass.
             let (n, flow) = self.scan_utf8(chunk, sink);
             if flow.is_break() {
@@ -663,7 +664,11 @@ impl Scanner {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Simd::Avx2` is only chosen when the CPU was found to have AVX2.
             #[allow(unsafe_code)]
-            Simd::Avx2 | Simd::Avx512 => unsafe { self.scan_ascii_avx2(data, sink) },
+            Simd::Avx2 => unsafe { self.scan_ascii_avx2(data, sink) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Simd::Avx512` is only chosen when the CPU has AVX-512 BW and AVX2.
+            #[allow(unsafe_code)]
+            Simd::Avx512 => unsafe { self.scan_ascii_avx512(data, sink) },
         }
     }
 
@@ -679,6 +684,22 @@ impl Scanner {
         let one = |b: &[u8; 64], x| avx2::stops64(b, x);
         self.scan_ascii_with::<S, false>(data, sink, one, |data, i, needle, probe| {
             find_with::<false>(data, i, needle, probe, one, |b, p| avx2::stops64_pair(b, p))
+        })
+    }
+
+    /// [`Scanner::scan_ascii`] compiled with AVX-512 BW: a block is one vector.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512bw,avx2")]
+    fn scan_ascii_avx512<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+    ) -> (usize, ControlFlow<()>) {
+        let one = |b: &[u8; 64], x| avx512::stops64(b, x);
+        self.scan_ascii_with::<S, false>(data, sink, one, |data, i, needle, probe| {
+            find_with::<false>(data, i, needle, probe, one, |b, p| {
+                avx512::stops64_pair(b, p)
+            })
         })
     }
 
@@ -1299,6 +1320,11 @@ fn boundary(data: &[u8], start: usize, i: usize) -> usize {
     }
     i
 }
+
+/// The shortest chunk the UTF-8 fast path can decide anything in: a block, the three bytes
+/// before it (for the first, zeros) and the 31 after it. Shorter remainders (the end of every
+/// chunk the ASCII path scanned) skip the path's setup.
+const UTF8_MIN_CHUNK: usize = 95;
 
 /// How UTF-16 units are known within one slice.
 #[derive(Clone, Copy, PartialEq, Eq)]

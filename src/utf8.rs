@@ -518,33 +518,52 @@ impl Utf8Block {
 pub(crate) mod avx512 {
     use super::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
     use core::arch::x86_64::{
-        __m512i, _mm512_and_si512, _mm512_cmpge_epu8_mask, _mm512_cmpgt_epi8_mask,
-        _mm512_mask_cmpeq_epi8_mask, _mm512_or_si512, _mm512_set_epi64, _mm512_set1_epi8,
+        __m512i, _mm512_and_si512, _mm512_cmpeq_epi8_mask, _mm512_cmpge_epu8_mask,
+        _mm512_cmpgt_epi8_mask, _mm512_loadu_si512, _mm512_mask_cmpeq_epi8_mask,
+        _mm512_movepi8_mask, _mm512_or_si512, _mm512_set_epi64, _mm512_set1_epi8,
         _mm512_shuffle_epi8, _mm512_srli_epi16, _mm512_subs_epu8, _mm512_test_epi8_mask,
         _mm512_xor_si512,
     };
 
-    /// 64 bytes of `window` from `at` as a vector (eight word reads the compiler fuses into
-    /// one unaligned load).
+    /// 64 bytes of `window` from `at` as a vector.
     #[inline]
     #[target_feature(enable = "avx512bw")]
     fn load(window: &[u8; 98], at: usize) -> __m512i {
-        let bytes: &[u8; 64] = window[at..at + 64].try_into().unwrap_or(&[0; 64]);
-        let word = |k: usize| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&bytes[8 * k..8 * k + 8]);
-            i64::from_le_bytes(w)
-        };
-        _mm512_set_epi64(
-            word(7),
-            word(6),
-            word(5),
-            word(4),
-            word(3),
-            word(2),
-            word(1),
-            word(0),
-        )
+        block(window[at..at + 64].try_into().unwrap_or(&[0; 64]))
+    }
+
+    /// [`super::stops64`] with AVX-512 BW: one vector, two masks.
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    pub(crate) fn stops64(bytes: &[u8; 64], byte: u8) -> u64 {
+        let v = block(bytes);
+        _mm512_movepi8_mask(v) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8))
+    }
+
+    /// [`super::stops64_pair`] with AVX-512 BW.
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    pub(crate) fn stops64_pair(bytes: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u64 {
+        let [(first, b1), (second, b2)] = probe;
+        let hits = _mm512_mask_cmpeq_epi8_mask(
+            _mm512_cmpeq_epi8_mask(block(first), _mm512_set1_epi8(b1 as i8)),
+            block(second),
+            _mm512_set1_epi8(b2 as i8),
+        );
+        _mm512_movepi8_mask(block(bytes)) | hits
+    }
+
+    /// 64 bytes as a vector: one unaligned load. (Built from eight word reads, as the
+    /// narrower paths do, LLVM fused them into one load in some callers but into three
+    /// loads and a permute in the ASCII block walk, its hottest loop.)
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    fn block(bytes: &[u8; 64]) -> __m512i {
+        // SAFETY: `bytes` is 64 readable bytes, what the unaligned load reads.
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm512_loadu_si512(bytes.as_ptr().cast())
+        }
     }
 
     /// A 16-entry table, repeated in each 128-bit lane for `_mm512_shuffle_epi8`.
