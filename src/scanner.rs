@@ -1216,6 +1216,18 @@ impl<const FOLD: bool> Blocks<FOLD> {
         while ahead == 0 {
             self.base += 64;
             self.tests = [None, None];
+            if !FOLD {
+                // Two blocks at a time while both are quiet: one branch per 128 bytes.
+                while let Some(two) = data.get(self.base..self.base + 128) {
+                    let half = |at: usize| -> &[u8; 64] {
+                        two[at..at + 64].try_into().unwrap_or(&[0; 64])
+                    };
+                    if one(half(0), byte) | one(half(64), byte) != 0 {
+                        break;
+                    }
+                    self.base += 128;
+                }
+            }
             let Some(next) = block(self.base) else {
                 return Err(self.base);
             };
@@ -1262,6 +1274,15 @@ fn find_with<const FOLD: bool>(
             tests: [None, None],
         };
         return blocks.next(data, i, 0, b1, &one);
+    }
+    // Quiet stretches two blocks at a time: one branch per 128 bytes.
+    while let Some(window) = data.get(i..i + 128 + needle.len() - 1) {
+        let block = |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
+        let test = |at: usize| pair(block(at), [(block(at + i1), b1), (block(at + i2), b2)]);
+        if test(0) | test(64) != 0 {
+            break;
+        }
+        i += 128;
     }
     // A block is only tested when a needle starting in it lies wholly in `data`.
     while let Some(window) = data.get(i..i + 64 + needle.len() - 1) {
