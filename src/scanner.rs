@@ -1220,18 +1220,6 @@ impl<const FOLD: bool> Blocks<FOLD> {
         while ahead == 0 {
             self.base += 64;
             self.tests = [None, None];
-            if !FOLD {
-                // Two blocks at a time while both are quiet: one branch per 128 bytes.
-                while let Some(two) = data.get(self.base..self.base + 128) {
-                    let half = |at: usize| -> &[u8; 64] {
-                        two[at..at + 64].try_into().unwrap_or(&[0; 64])
-                    };
-                    if one(half(0), byte) | one(half(64), byte) != 0 {
-                        break;
-                    }
-                    self.base += 128;
-                }
-            }
             let Some(next) = block(self.base) else {
                 return Err(self.base);
             };
@@ -1240,6 +1228,19 @@ impl<const FOLD: bool> Blocks<FOLD> {
                 // A quiet block: maybe a long quiet stretch. With SSE2, the vectorised fold
                 // skips it faster than block tests do; with AVX2, it is the other way round.
                 self.base += ascii_run_without(&data[self.base + 64..], byte);
+            } else if ahead == 0 {
+                // A quiet block: maybe a long quiet stretch, skipped two blocks per branch.
+                // (Not before one quiet block: on dense text the second block would mostly
+                // be tested in vain.)
+                while let Some(two) = data.get(self.base + 64..self.base + 192) {
+                    let half = |at: usize| -> &[u8; 64] {
+                        two[at..at + 64].try_into().unwrap_or(&[0; 64])
+                    };
+                    if one(half(0), byte) | one(half(64), byte) != 0 {
+                        break;
+                    }
+                    self.base += 128;
+                }
             }
         }
         // A new block's test is its whole mask: keep it for the other needle's turn too.
@@ -1279,19 +1280,25 @@ fn find_with<const FOLD: bool>(
         };
         return blocks.next(data, i, 0, b1, &one);
     }
-    // Quiet stretches two blocks at a time: one branch per 128 bytes.
-    while let Some(window) = data.get(i..i + 128 + needle.len() - 1) {
-        let block = |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
-        let test = |at: usize| pair(block(at), [(block(at + i1), b1), (block(at + i2), b2)]);
-        if test(0) | test(64) != 0 {
-            break;
-        }
-        i += 128;
-    }
     // A block is only tested when a needle starting in it lies wholly in `data`.
     while let Some(window) = data.get(i..i + 64 + needle.len() - 1) {
         let block = |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
         let mut stops = pair(block(0), [(block(i1), b1), (block(i2), b2)]);
+        if stops == 0 && !FOLD {
+            // A quiet block: maybe a long quiet stretch, skipped two blocks per branch.
+            i += 64;
+            while let Some(window) = data.get(i..i + 128 + needle.len() - 1) {
+                let block =
+                    |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
+                let test =
+                    |at: usize| pair(block(at), [(block(at + i1), b1), (block(at + i2), b2)]);
+                if test(0) | test(64) != 0 {
+                    break;
+                }
+                i += 128;
+            }
+            continue;
+        }
         while stops != 0 {
             let q = i + stops.trailing_zeros() as usize;
             if data[q] >= 0x80 {
