@@ -1231,16 +1231,21 @@ impl<const FOLD: bool> Blocks<FOLD> {
             } else if ahead == 0 {
                 // A quiet block: maybe a long quiet stretch, skipped two blocks per branch.
                 // (Not before one quiet block: on dense text the second block would mostly
-                // be tested in vain.)
-                while let Some(two) = data.get(self.base + 64..self.base + 192) {
+                // be tested in vain.) The pairs start on a 64-byte boundary of memory, a
+                // little back into the quiet block, so that no load straddles cache lines.
+                let back = (data.as_ptr() as usize + self.base) % 64;
+                let mut next = self.base + 64 - back;
+                while let Some(two) = data.get(next..next + 128) {
                     let half = |at: usize| -> &[u8; 64] {
                         two[at..at + 64].try_into().unwrap_or(&[0; 64])
                     };
                     if one(half(0), byte) | one(half(64), byte) != 0 {
                         break;
                     }
-                    self.base += 128;
+                    next += 128;
                 }
+                // The loop above resumes at `next`.
+                self.base = next - 64;
             }
         }
         // A new block's test is its whole mask: keep it for the other needle's turn too.
