@@ -709,7 +709,7 @@ impl Scanner {
 
     /// The fast path for any text, on CPUs with AVX2: validates UTF-8, counts UTF-16 units
     /// and finds candidates of the needle sought (of up to [`Probe::MAX_LEN`] bytes, ASCII or
-    /// not) in one pass over 64-byte blocks ([`find_utf8`]), reporting events as
+    /// not) in one pass over 64-byte blocks (`utf8::avx2::utf8_block`), reporting events as
     /// [`Scanner::scan`] would. Like [`Scanner::scan_ascii`] it holds nothing and returns how
     /// much of `data` it decided, always up to a character boundary: it stops at a block
     /// that breaks UTF-8 (the general path then finds the exact byte) and where less than a
@@ -893,16 +893,7 @@ impl Scanner {
             };
             (i, units_i) = (q + lens[k], units_q + needle_units[k]);
             let (begin, end) = (pos(q, units_q), pos(i, units_i));
-            inside = !inside;
-            let flow = if inside {
-                self.open_marker = begin;
-                from = i;
-                sink.open(begin, end)
-            } else if q > from && sink.content(&data[from..q]).is_break() {
-                ControlFlow::Break(())
-            } else {
-                sink.close(begin, end)
-            };
+            let flow = self.report(data, sink, [q, i], [begin, end], &mut inside, &mut from);
             if flow.is_break() {
                 break flow;
             }
@@ -921,17 +912,7 @@ impl Scanner {
                 }
             }
         };
-        let mut flow = flow;
-        if flow.is_continue() && inside && x > from {
-            flow = sink.content(&data[from..x]);
-        }
-        self.scanned = pos(x, units_x);
-        self.state = match (flow, inside) {
-            (ControlFlow::Break(()), _) => State::Stopped,
-            (_, true) => State::Inside,
-            (_, false) => State::Seek,
-        };
-        (x, flow)
+        self.hand_over(data, sink, (x, pos(x, units_x)), flow, inside, from)
     }
 
     /// The body of [`Scanner::scan_ascii`], given the block test and the search of one
@@ -999,7 +980,7 @@ impl Scanner {
         let mut inside = self.state == State::Inside;
         // `i`: where the search resumes; `from`: where undelivered content begins (inside).
         let (mut i, mut from) = (0, 0);
-        let mut flow = loop {
+        let flow = loop {
             let q = match next(data, i, inside) {
                 Ok(q) => q,
                 Err(x) => {
@@ -1009,30 +990,63 @@ impl Scanner {
             };
             i = q + lens[usize::from(inside)];
             let (begin, end) = (pos(data, q), pos(data, i));
-            inside = !inside;
-            let flow = if inside {
-                self.open_marker = begin;
-                from = i;
-                sink.open(begin, end)
-            } else if q > from && sink.content(&data[from..q]).is_break() {
-                ControlFlow::Break(())
-            } else {
-                sink.close(begin, end)
-            };
+            let flow = self.report(data, sink, [q, i], [begin, end], &mut inside, &mut from);
             if flow.is_break() {
                 break flow;
             }
         };
-        if flow.is_continue() && inside && i > from {
-            flow = sink.content(&data[from..i]);
+        let at = pos(data, i);
+        self.hand_over(data, sink, (i, at), flow, inside, from)
+    }
+
+    /// Reports the needle sought found at `data[q..i]` (`[q, i]`, at positions `[begin,
+    /// end]`): a match opened, or the open match's content from `from` and its close. Flips
+    /// `inside`; `from` becomes where the content of a match just opened begins.
+    #[inline(always)]
+    fn report<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+        [q, i]: [usize; 2],
+        [begin, end]: [Pos; 2],
+        inside: &mut bool,
+        from: &mut usize,
+    ) -> ControlFlow<()> {
+        *inside = !*inside;
+        if *inside {
+            self.open_marker = begin;
+            *from = i;
+            sink.open(begin, end)
+        } else if q > *from && sink.content(&data[*from..q]).is_break() {
+            ControlFlow::Break(())
+        } else {
+            sink.close(begin, end)
         }
-        self.scanned = pos(data, i);
+    }
+
+    /// Ends a fast path's run at `data[x]` (`(x, at)`, at position `at`) after `flow`:
+    /// delivers the open match's content from `from` up to it and records where the scan
+    /// stands. Returns how much of `data` was decided and the flow.
+    #[inline(always)]
+    fn hand_over<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+        (x, at): (usize, Pos),
+        mut flow: ControlFlow<()>,
+        inside: bool,
+        from: usize,
+    ) -> (usize, ControlFlow<()>) {
+        if flow.is_continue() && inside && x > from {
+            flow = sink.content(&data[from..x]);
+        }
+        self.scanned = at;
         self.state = match (flow, inside) {
             (ControlFlow::Break(()), _) => State::Stopped,
             (_, true) => State::Inside,
             (_, false) => State::Seek,
         };
-        (i, flow)
+        (x, flow)
     }
 
     /// Scans `data`, which is valid UTF-8 made of whole characters (`ascii`: known to be
