@@ -787,111 +787,51 @@ impl Scanner {
         prefix: impl Fn(&[u8; 32], usize) -> avx2::Prefix,
         starts: impl Fn(&avx2::Prefix, &[u8; 32]) -> bool,
     ) -> (usize, ControlFlow<()>) {
-        let probes = [self.start.probe, self.end.probe];
-        let lens = [self.start.bytes().len(), self.end.bytes().len()];
-        let needle_units = [self.start.utf16_len, self.end.utf16_len];
-        // A needle without a probe is never sought here: any pair will do.
-        let pairs = probes.map(|p| p.map_or([(0, 0); 3], |p| [p.first, p.second, p.third]));
-        let exact = probes.map(|p| p.is_some_and(|p| p.exact()));
-        let needles = probes.map(|p| p.map(|p| prefix(&p.bytes, p.len)));
+        // A needle without a probe is never sought here.
+        let side = |needle: &Needle| {
+            needle.probe.map(|p| Side {
+                pair: [p.first, p.second, p.third],
+                exact: p.exact(),
+                prefix: prefix(&p.bytes, p.len),
+                len: p.len,
+                units: needle.utf16_len,
+            })
+        };
+        let sides = [side(&self.start), side(&self.end)];
+        let tests = Tests {
+            block,
+            candidates,
+            starts,
+        };
         let start = self.scanned;
         let utf16 = sink.utf16_offsets();
         let pos = |x: usize, units: u64| Pos {
             byte: start.byte + x as u64,
             utf16: if utf16 { units } else { 0 },
         };
-        let mut inside = self.state == State::Inside;
-        // The current block: where it begins, the UTF-16 units before it, and its test once
-        // made, with each needle's candidates in it once sought there. (Two variables, not
-        // an array indexed by state: that array lived in memory, and reading it back whole
-        // right after writing one half stalled the loop, a quarter of its time.)
-        let (mut base, mut units) = (0usize, start.utf16);
-        let mut tested: Option<Utf8Block> = None;
-        let (mut begins, mut ends): (Option<u64>, Option<u64>) = (None, None);
-        // `i`: where the search resumes, a character boundary with `units_i` units before
-        // it; `from`: where undelivered content begins (inside a match).
-        let (mut i, mut units_i, mut from) = (0, start.utf16, 0);
+        let mut walk = Walk {
+            base: 0,
+            units: start.utf16,
+            block: None,
+            i: 0,
+            units_i: start.utf16,
+        };
+        // The first block's window (see [`window`]).
         let mut padding = [0; 98];
-        let flow = 'scan: loop {
-            let k = usize::from(inside);
-            let Some(needle) = &needles[k] else {
+        let mut inside = self.state == State::Inside;
+        // Where undelivered content begins (inside a match).
+        let mut from = 0;
+        let flow = loop {
+            // Each state has its own copy of the search, reading its own needle's fields
+            // (chosen per event, they were selected by `inside` again at every use).
+            let found = if inside {
+                walk.seek::<1, _, _, _>(data, &sides, &tests, &mut padding)
+            } else {
+                walk.seek::<0, _, _, _>(data, &sides, &tests, &mut padding)
+            };
+            let Some([(q, units_q), (i, units_i)]) = found else {
                 break ControlFlow::Continue(());
             };
-            if i >= base + 64 {
-                // The last needle found ends past its block (which was tested): move on.
-                let Some(tests) = tested else {
-                    break ControlFlow::Continue(());
-                };
-                units += tests.units_below(64);
-                base += 64;
-                tested = None;
-            }
-            let (tests, mut found) = match tested {
-                Some(tests) => {
-                    let known = if inside { ends } else { begins };
-                    let c = match known {
-                        Some(c) => c,
-                        None => match window(data, base, &mut padding) {
-                            Some(w) => candidates(w, pairs[k]),
-                            None => break ControlFlow::Continue(()),
-                        },
-                    };
-                    if inside {
-                        ends = Some(c);
-                    } else {
-                        begins = Some(c);
-                    }
-                    (tests, c)
-                }
-                None => {
-                    // Most blocks are reached here, in quiet stretches: one fused test per
-                    // block until one holds a candidate at or after `i`.
-                    let pair = pairs[k];
-                    let mut skip = i.saturating_sub(base);
-                    let (tests, c) = loop {
-                        let Some(w) = window(data, base, &mut padding) else {
-                            break 'scan ControlFlow::Continue(());
-                        };
-                        let Some((tests, c)) = block(w, pair) else {
-                            break 'scan ControlFlow::Continue(());
-                        };
-                        if c >> skip != 0 {
-                            break (tests, c);
-                        }
-                        units += tests.units_below(64);
-                        base += 64;
-                        skip = 0;
-                    };
-                    tested = Some(tests);
-                    (begins, ends) = if inside {
-                        (None, Some(c))
-                    } else {
-                        (Some(c), None)
-                    };
-                    (tests, c)
-                }
-            };
-            // Starts before `i` are decided (`i` is in this block or before it).
-            found &= !0u64 << i.saturating_sub(base);
-            let mut hit = None;
-            while found != 0 {
-                let bit = found.trailing_zeros();
-                let q = base + bit as usize;
-                // A block is only tested when 32 bytes follow any start in it.
-                let here: &[u8; 32] = data[q..q + 32].try_into().unwrap_or(&[0; 32]);
-                if exact[k] || starts(needle, here) {
-                    hit = Some((q, units + tests.units_below(bit)));
-                    break;
-                }
-                found &= found - 1;
-            }
-            let Some((q, units_q)) = hit else {
-                units += tests.units_below(64);
-                base += 64;
-                tested = None;
-                continue;
-            };
-            (i, units_i) = (q + lens[k], units_q + needle_units[k]);
             let (begin, end) = (pos(q, units_q), pos(i, units_i));
             let flow = self.report(data, sink, [q, i], [begin, end], &mut inside, &mut from);
             if flow.is_break() {
@@ -901,6 +841,13 @@ impl Scanner {
         // Hand over after the last event, or at the block that could not be tested (after
         // stepping back over a character it cuts, but not before `i`: what precedes it is
         // decided).
+        let Walk {
+            base,
+            units,
+            i,
+            units_i,
+            ..
+        } = walk;
         let (x, units_x) = match flow {
             ControlFlow::Break(()) => (i, units_i),
             ControlFlow::Continue(()) => {
@@ -1331,6 +1278,130 @@ fn find_with<const FOLD: bool>(
         i += 64;
     }
     Err(i)
+}
+
+/// A needle as the UTF-8 fast path seeks it.
+#[cfg(target_arch = "x86_64")]
+struct Side {
+    /// The probed bytes: (offset in the needle, byte).
+    pair: [(usize, u8); 3],
+    /// Whether the probed bytes are the whole needle (a candidate is then an occurrence).
+    exact: bool,
+    prefix: avx2::Prefix,
+    len: usize,
+    /// Its length in UTF-16 units.
+    units: u64,
+}
+
+/// The block tests of one instruction set (see [`Scanner::scan_utf8_with`]).
+#[cfg(target_arch = "x86_64")]
+struct Tests<B, C, T> {
+    block: B,
+    candidates: C,
+    starts: T,
+}
+
+/// Where the UTF-8 fast path stands.
+#[cfg(target_arch = "x86_64")]
+struct Walk {
+    /// The current block and the UTF-16 units before it.
+    base: usize,
+    units: u64,
+    /// Its test once made, with each needle's candidates in it.
+    block: Option<(Utf8Block, [u64; 2])>,
+    /// Where the search resumes, a character boundary, and the units before it.
+    i: usize,
+    units_i: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Walk {
+    /// Finds needle `K` (0: start, 1: end) at or after `i`: its position and the one after
+    /// it, with their units, and resumes after it. `None`: the needle has no probe, or a
+    /// block could not be tested (invalid, or not wholly in `data` with the bytes a needle
+    /// starting in it may reach); `base` is then that block.
+    #[inline(always)]
+    fn seek<const K: usize, B, C, T>(
+        &mut self,
+        data: &[u8],
+        sides: &[Option<Side>; 2],
+        tests: &Tests<B, C, T>,
+        padding: &mut [u8; 98],
+    ) -> Option<[(usize, u64); 2]>
+    where
+        B: Fn(&[u8; 98], [(usize, u8); 3]) -> Option<(Utf8Block, u64)>,
+        C: Fn(&[u8; 98], [(usize, u8); 3]) -> u64,
+        T: Fn(&avx2::Prefix, &[u8; 32]) -> bool,
+    {
+        let side = sides[K].as_ref()?;
+        loop {
+            let (block, found) = match self.block {
+                // The last needle found ends past its block: move on.
+                Some((block, _)) if self.i >= self.base + 64 => {
+                    self.next_block(block);
+                    continue;
+                }
+                Some((block, found)) => (block, found[K]),
+                None => {
+                    // Most blocks are reached here, in quiet stretches: one fused test per
+                    // block until one holds a candidate at or after `i`.
+                    // In locals: a field of `self` lives in memory, a store per block.
+                    let (mut base, mut units) = (self.base, self.units);
+                    let mut skip = self.i.saturating_sub(base);
+                    let tested = loop {
+                        let Some(w) = window(data, base, padding) else {
+                            break None;
+                        };
+                        let Some((block, c)) = (tests.block)(w, side.pair) else {
+                            break None;
+                        };
+                        if c >> skip != 0 {
+                            // The other needle is sought next, and mostly found here too.
+                            let other = sides[1 - K]
+                                .as_ref()
+                                .map_or(0, |o| (tests.candidates)(w, o.pair));
+                            break Some((block, c, other));
+                        }
+                        units += block.units_below(64);
+                        base += 64;
+                        skip = 0;
+                    };
+                    (self.base, self.units) = (base, units);
+                    let (block, c, other) = tested?;
+                    let mut found = [other; 2];
+                    found[K] = c;
+                    self.block = Some((block, found));
+                    (block, c)
+                }
+            };
+            // Starts before `i` are decided (`i` is in this block or before it).
+            let mut found = found
+                & (!0u64)
+                    .checked_shl(self.i.saturating_sub(self.base) as u32)
+                    .unwrap_or(0);
+            while found != 0 {
+                let bit = found.trailing_zeros();
+                let q = self.base + bit as usize;
+                // A block is only tested when 32 bytes follow any start in it.
+                let here = data.get(q..q + 32).and_then(|h| h.try_into().ok());
+                if side.exact || (tests.starts)(&side.prefix, here.unwrap_or(&[0; 32])) {
+                    let units_q = self.units + block.units_below(bit);
+                    (self.i, self.units_i) = (q + side.len, units_q + side.units);
+                    return Some([(q, units_q), (self.i, self.units_i)]);
+                }
+                found &= found - 1;
+            }
+            self.next_block(block);
+        }
+    }
+
+    /// Leaves the current block (tested) for the next.
+    #[inline(always)]
+    fn next_block(&mut self, block: Utf8Block) {
+        self.units += block.units_below(64);
+        self.base += 64;
+        self.block = None;
+    }
 }
 
 /// The bytes the UTF-8 fast path tests for the block at `data[base]`: the three before it
