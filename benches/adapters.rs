@@ -78,4 +78,32 @@ fn main() {
         "extract",
         &bytes,
     );
+    // Criterion's groups drift apart on this machine: the same ratios in paired rounds.
+    let prepared: Vec<_> = corpora
+        .iter()
+        .map(|(name, (text, start, end))| {
+            let markers = Markers::new(*start, *end).unwrap();
+            let ex = Extractor::new(&markers).unlimited();
+            (*name, text, Bytes::from(text.clone()), markers, ex)
+        })
+        .collect();
+    let rows = prepared
+        .iter()
+        .map(|(name, text, bytes, markers, ex)| {
+            let passes: Vec<corpus::Pass<'_>> = vec![
+                Box::new(move || ex.extract(black_box(text)).map_or(0, |o| o.matches.len())),
+                Box::new(move || stream_count(markers, black_box(bytes))),
+                Box::new(move || codec_count(markers, black_box(text.as_bytes()))),
+            ];
+            (*name, passes)
+        })
+        .collect();
+    corpus::paired(
+        "adapters",
+        &[
+            (0, 1, "extract time / stream_8k time"),
+            (0, 2, "extract time / codec_8k time"),
+        ],
+        rows,
+    );
 }

@@ -15,7 +15,6 @@ use criterion::Throughput;
 use extract_between::{Extractor, Markers, Pos, Scanner, Sink};
 use memchr::memmem;
 use std::hint::black_box;
-use std::time::Instant;
 
 /// The bar: two finders in a loop, collecting borrowed slices.
 fn baseline<'t>(
@@ -143,50 +142,34 @@ fn main() {
 }
 
 /// Alternates one baseline pass, one `extract` pass and one scanner pass (8 KiB chunks,
-/// UTF-16 offsets on) per round and prints the median and quartiles of the per-round ratios:
-/// `extract` to the baseline, the scanner to `extract`. This machine's speed drifts by tens
-/// of percent within a run; a ratio taken within one round cancels the drift that separate
-/// criterion groups, seconds apart, do not.
+/// UTF-16 offsets on) per round (see [`corpus::paired`]).
 fn paired(corpora: &[(&str, (String, &str, &str))]) {
-    const ROUNDS: usize = 41;
-    let mut rows = Vec::new();
-    for (name, (text, start, end)) in corpora {
-        let markers = Markers::new(*start, *end).unwrap();
-        let ex = Extractor::new(&markers).unlimited();
-        let (fs, fe) = (memmem::Finder::new(start), memmem::Finder::new(end));
-        let time = |f: &mut dyn FnMut() -> usize| {
-            let t = Instant::now();
-            black_box(f());
-            t.elapsed().as_secs_f64()
-        };
-        let (mut extract, mut scanner): (Vec<f64>, Vec<f64>) = (0..ROUNDS)
-            .map(|_| {
-                let b = time(&mut || baseline(black_box(text), &fs, &fe).len());
-                let x = time(&mut || ex.extract(black_box(text)).map_or(0, |o| o.matches.len()));
-                let s =
-                    time(&mut || scan_chunks(&markers, black_box(text.as_bytes()), 8 << 10, true));
-                (b / x, x / s)
-            })
-            .unzip();
-        extract.sort_by(f64::total_cmp);
-        scanner.sort_by(f64::total_cmp);
-        rows.push((*name, extract, scanner));
-    }
-    let q = |v: &[f64], f: f64| v[((ROUNDS - 1) as f64 * f).round() as usize];
-    for (title, column) in [
-        ("baseline time / extract time", 1),
-        ("extract time / scanner_8k time", 2),
-    ] {
-        println!("\ncore, paired: {title} per round, {ROUNDS} rounds");
-        println!("{:<10} {:>8} {:>8} {:>8}", "corpus", "q1", "median", "q3");
-        for (name, extract, scanner) in &rows {
-            let v = if column == 1 { extract } else { scanner };
-            println!(
-                "{name:<10} {:>7.2}x {:>7.2}x {:>7.2}x",
-                q(v, 0.25),
-                q(v, 0.5),
-                q(v, 0.75)
-            );
-        }
-    }
+    let prepared: Vec<_> = corpora
+        .iter()
+        .map(|(name, (text, start, end))| {
+            let markers = Markers::new(*start, *end).unwrap();
+            let ex = Extractor::new(&markers).unlimited();
+            let finders = (memmem::Finder::new(start), memmem::Finder::new(end));
+            (*name, text, markers, ex, finders)
+        })
+        .collect();
+    let rows = prepared
+        .iter()
+        .map(|(name, text, markers, ex, (fs, fe))| {
+            let passes: Vec<corpus::Pass<'_>> = vec![
+                Box::new(move || baseline(black_box(text), fs, fe).len()),
+                Box::new(move || ex.extract(black_box(text)).map_or(0, |o| o.matches.len())),
+                Box::new(move || scan_chunks(markers, black_box(text.as_bytes()), 8 << 10, true)),
+            ];
+            (*name, passes)
+        })
+        .collect();
+    corpus::paired(
+        "core",
+        &[
+            (0, 1, "baseline time / extract time"),
+            (1, 2, "extract time / scanner_8k time"),
+        ],
+        rows,
+    );
 }

@@ -183,3 +183,45 @@ pub fn report(
         println!();
     }
 }
+
+/// One timed pass over a corpus, returning something to keep it from being optimised away.
+pub type Pass<'a> = Box<dyn FnMut() -> usize + 'a>;
+
+/// Paired rounds: each round runs every pass of a corpus once, one after the other, and
+/// takes the time ratios named in `ratios` (`(numerator, denominator, title)`: indices of
+/// passes); prints the quartiles of those per-round ratios, a table per ratio. This
+/// machine's speed drifts by tens of percent within a run; a ratio taken within one round
+/// cancels the drift that criterion's groups, seconds apart, do not.
+#[allow(dead_code)]
+pub fn paired(bench: &str, ratios: &[(usize, usize, &str)], corpora: Vec<(&str, Vec<Pass<'_>>)>) {
+    const ROUNDS: usize = 41;
+    let mut tables = vec![Vec::new(); ratios.len()];
+    for (corpus, mut passes) in corpora {
+        let mut per_round = vec![Vec::with_capacity(ROUNDS); ratios.len()];
+        for _ in 0..ROUNDS {
+            let times: Vec<f64> = passes
+                .iter_mut()
+                .map(|pass| {
+                    let t = std::time::Instant::now();
+                    std::hint::black_box(pass());
+                    t.elapsed().as_secs_f64()
+                })
+                .collect();
+            for (r, &(num, den, _)) in per_round.iter_mut().zip(ratios) {
+                r.push(times[num] / times[den]);
+            }
+        }
+        for (table, mut r) in tables.iter_mut().zip(per_round) {
+            r.sort_by(f64::total_cmp);
+            let q = |f: f64| r[((ROUNDS - 1) as f64 * f).round() as usize];
+            table.push((corpus, q(0.25), q(0.5), q(0.75)));
+        }
+    }
+    for ((_, _, title), rows) in ratios.iter().zip(tables) {
+        println!("\n{bench}, paired: {title} per round, {ROUNDS} rounds");
+        println!("{:<10} {:>8} {:>8} {:>8}", "corpus", "q1", "median", "q3");
+        for (corpus, q1, median, q3) in rows {
+            println!("{corpus:<10} {q1:>7.2}x {median:>7.2}x {q3:>7.2}x");
+        }
+    }
+}
