@@ -241,6 +241,10 @@ struct Probe {
     // Only the UTF-8 fast path (x86-64) reads it.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     third: (usize, u8),
+    /// Whether the three probed bytes are the whole needle (a candidate is then an
+    /// occurrence; decided here, once, not for every chunk).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    exact: bool,
     /// The needle itself (its first `len` bytes), kept here so the fast path owns a copy.
     bytes: [u8; Probe::MAX_LEN],
     len: usize,
@@ -272,17 +276,11 @@ impl Probe {
             first: (i1, needle[i1]),
             second: (i2, needle[i2]),
             third: (i3, needle[i3]),
+            exact: (0..needle.len()).all(|k| [i1, i2, i3].contains(&k)),
             bytes,
             len: needle.len(),
             ascii: needle.is_ascii(),
         })
-    }
-
-    /// Whether the three probed bytes are the whole needle.
-    #[cfg(target_arch = "x86_64")]
-    fn exact(&self) -> bool {
-        let probed = [self.first.0, self.second.0, self.third.0];
-        (0..self.len).all(|k| probed.contains(&k))
     }
 
     #[inline]
@@ -791,7 +789,7 @@ impl Scanner {
         let side = |needle: &Needle| {
             needle.probe.map(|p| Side {
                 pair: [p.first, p.second, p.third],
-                exact: p.exact(),
+                exact: p.exact,
                 prefix: prefix(&p.bytes, p.len),
                 len: p.len,
                 units: needle.utf16_len,
