@@ -496,9 +496,9 @@ impl Scanner {
                 }
             }
         }
-        if self.held == 0 {
+        if self.held == 0 && chunk.first().is_some_and(u8::is_ascii) {
             // ASCII markers over ASCII text: validation and search in one pass, up to the
-            // first non-ASCII byte.
+            // first non-ASCII byte (so not even set up when that is the first).
             let (n, flow) = self.scan_ascii(chunk, sink);
             if flow.is_break() {
                 return Ok(flow);

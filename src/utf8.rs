@@ -723,7 +723,7 @@ pub fn check(bytes: &[u8]) -> Checked {
             break;
         }
     }
-    if simdutf8::basic::from_utf8(&bytes[..cut]).is_ok() {
+    if valid(&bytes[..cut]) {
         return match std::str::from_utf8(&bytes[cut..]) {
             Ok(_) => Checked {
                 complete: bytes.len(),
@@ -745,6 +745,19 @@ pub fn check(bytes: &[u8]) -> Checked {
             invalid: e.error_len().is_some(),
         },
     }
+}
+
+/// Whether `bytes` is valid UTF-8. simdutf8 leaves inputs shorter than its 64-byte block to
+/// `std`, which walks non-ASCII text a character at a time; the scanner's chunk tails are
+/// that short, so they are validated as one zero-padded block (zeros after whole characters
+/// are valid, and a character cut by the end stays cut).
+fn valid(bytes: &[u8]) -> bool {
+    if bytes.len() >= 64 || all_ascii(bytes) {
+        return bytes.len() < 64 || simdutf8::basic::from_utf8(bytes).is_ok();
+    }
+    let mut block = [0u8; 64];
+    block[..bytes.len()].copy_from_slice(bytes);
+    simdutf8::basic::from_utf8(&block).is_ok()
 }
 
 /// Total length in bytes of the UTF-8 sequence that begins with the lead byte `lead`, or
