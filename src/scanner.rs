@@ -807,25 +807,46 @@ impl Scanner {
             byte: start.byte + x as u64,
             utf16: if utf16 { units } else { 0 },
         };
+        let mut inside = self.state == State::Inside;
+        // The chunk's first block, tested here for both needles: its window needs zeros
+        // before it (see [`padded_window`]), the others are read straight from `data`.
+        let mut padding = [0; 98];
+        let first = padded_window(data, &mut padding).and_then(|w| {
+            let pair = |k: usize| sides[k].as_ref().map(|s| s.pair);
+            let (block, start) = (tests.block)(w, pair(0).or(pair(1))?)?;
+            let found = [
+                pair(0).map_or(0, |_| start),
+                pair(1).map_or(0, |p| (tests.candidates)(w, p)),
+            ];
+            Some((block, found))
+        });
+        if first.is_none() {
+            // Nothing testable: all of it is the general path's.
+            return self.hand_over(
+                data,
+                sink,
+                (0, pos(0, start.utf16)),
+                ControlFlow::Continue(()),
+                inside,
+                0,
+            );
+        }
         let mut walk = Walk {
             base: 0,
             units: start.utf16,
-            block: None,
+            block: first,
             i: 0,
             units_i: start.utf16,
         };
-        // The first block's window (see [`window`]).
-        let mut padding = [0; 98];
-        let mut inside = self.state == State::Inside;
         // Where undelivered content begins (inside a match).
         let mut from = 0;
         let flow = loop {
             // Each state has its own copy of the search, reading its own needle's fields
             // (chosen per event, they were selected by `inside` again at every use).
             let found = if inside {
-                walk.seek::<1, _, _, _>(data, &sides, &tests, &mut padding)
+                walk.seek::<1, _, _, _>(data, &sides, &tests)
             } else {
-                walk.seek::<0, _, _, _>(data, &sides, &tests, &mut padding)
+                walk.seek::<0, _, _, _>(data, &sides, &tests)
             };
             let Some([(q, units_q), (i, units_i)]) = found else {
                 break ControlFlow::Continue(());
@@ -1324,7 +1345,6 @@ impl Walk {
         data: &[u8],
         sides: &[Option<Side>; 2],
         tests: &Tests<B, C, T>,
-        padding: &mut [u8; 98],
     ) -> Option<[(usize, u64); 2]>
     where
         B: Fn(&[u8; 98], [(usize, u8); 3]) -> Option<(Utf8Block, u64)>,
@@ -1346,8 +1366,12 @@ impl Walk {
                     // In locals: a field of `self` lives in memory, a store per block.
                     let (mut base, mut units) = (self.base, self.units);
                     let mut skip = self.i.saturating_sub(base);
+                    // From the window of the block at `base` (see [`padded_window`]) on: the first
+                    // block was tested before the walk, so `base` is past it. A step of the
+                    // loop is then one length test.
+                    let mut rest = base.checked_sub(3).and_then(|b| data.get(b..))?;
                     let tested = loop {
-                        let Some(w) = window(data, base, padding) else {
+                        let Some(w) = rest.first_chunk::<98>() else {
                             break None;
                         };
                         let Some((block, c)) = (tests.block)(w, side.pair) else {
@@ -1362,6 +1386,7 @@ impl Walk {
                         }
                         units += block.units_below(64);
                         base += 64;
+                        rest = &rest[64..];
                         skip = 0;
                     };
                     (self.base, self.units) = (base, units);
@@ -1402,26 +1427,15 @@ impl Walk {
     }
 }
 
-/// The bytes the UTF-8 fast path tests for the block at `data[base]`: the three before it
+/// The bytes the UTF-8 fast path tests for a block (its window): the three before it
 /// (validation's context), the block, and the 31 after it (where a needle starting in it may
-/// reach); `None` when they are not all in `data`. With fewer than three bytes before the
-/// block (the start of the chunk), they are copied into `padding` after zeros.
+/// reach). For the chunk's first block, which has none before it, they are zeros: a
+/// character boundary, nothing before it asks for a continuation byte, and zeros do not.
+/// `None` when the chunk is shorter than the rest of the window.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn window<'a>(data: &'a [u8], base: usize, padding: &'a mut [u8; 98]) -> Option<&'a [u8; 98]> {
-    match base.checked_sub(3) {
-        Some(before) => data.get(before..before + 98)?.try_into().ok(),
-        None => padded_window(data, base, padding),
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[cold]
-fn padded_window<'a>(data: &[u8], base: usize, padding: &'a mut [u8; 98]) -> Option<&'a [u8; 98]> {
-    // A character boundary: nothing before it asks for a continuation byte, and zeros do
-    // not.
-    padding[..3 - base].fill(0);
-    padding[3 - base..].copy_from_slice(data.get(..95 + base)?);
+fn padded_window<'a>(data: &[u8], padding: &'a mut [u8; 98]) -> Option<&'a [u8; 98]> {
+    padding[3..].copy_from_slice(data.get(..95)?);
     Some(padding)
 }
 
