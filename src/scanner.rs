@@ -1404,9 +1404,12 @@ impl Walk {
             while found != 0 {
                 let bit = found.trailing_zeros();
                 let q = self.base + bit as usize;
-                // A block is only tested when 32 bytes follow any start in it.
-                let here = data.get(q..q + 32).and_then(|h| h.try_into().ok());
-                if side.exact || (tests.starts)(&side.prefix, here.unwrap_or(&[0; 32])) {
+                let occurs = side.exact || {
+                    // A block is only tested when 32 bytes follow any start in it.
+                    let here = data.get(q..).and_then(<[u8]>::first_chunk::<32>);
+                    (tests.starts)(&side.prefix, here.unwrap_or(&[0; 32]))
+                };
+                if occurs {
                     let units_q = self.units + block.units_below(bit);
                     (self.i, self.units_i) = (q + side.len, units_q + side.units);
                     return Some([(q, units_q), (self.i, self.units_i)]);
