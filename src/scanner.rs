@@ -1396,11 +1396,9 @@ impl Walk {
                     (block, c)
                 }
             };
-            // Starts before `i` are decided (`i` is in this block or before it).
-            let mut found = found
-                & (!0u64)
-                    .checked_shl(self.i.saturating_sub(self.base) as u32)
-                    .unwrap_or(0);
+            // Starts before `i` are decided (`i` is before this block's end: the arm above
+            // moved on otherwise, so the shift is below 64).
+            let mut found = found & (!0u64 << (self.i.saturating_sub(self.base) & 63));
             while found != 0 {
                 let bit = found.trailing_zeros();
                 let q = self.base + bit as usize;
