@@ -15,7 +15,8 @@
 //! let out = extract_between::extract("pre[one]mid[two]post", "[", "]").unwrap();
 //! assert_eq!(out.matches, ["one", "two"]);
 //! ```
-// One audited `unsafe` call (SSE2 masks in `utf8::stops64`), allowed where it stands.
+// Audited `unsafe` (calls into `#[target_feature]` block tests after detection, unaligned
+// vector loads of fixed-size arrays), allowed where each stands.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
