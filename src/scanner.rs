@@ -684,7 +684,9 @@ impl Scanner {
         use crate::utf8::avx2;
         let one = |b: &[u8; 64], x| avx2::stops64(b, x);
         self.scan_ascii_with::<S, false>(data, sink, one, |data, i, needle, probe| {
-            find_with::<false>(data, i, needle, probe, one, |b, p| avx2::stops64_pair(b, p))
+            find_with::<false>(data, i, needle, probe, one, |b, at, bytes| {
+                avx2::stops64_pair(b, at, bytes)
+            })
         })
     }
 
@@ -698,8 +700,8 @@ impl Scanner {
     ) -> (usize, ControlFlow<()>) {
         let one = |b: &[u8; 64], x| avx512::stops64(b, x);
         self.scan_ascii_with::<S, false>(data, sink, one, |data, i, needle, probe| {
-            find_with::<false>(data, i, needle, probe, one, |b, p| {
-                avx512::stops64_pair(b, p)
+            find_with::<false>(data, i, needle, probe, one, |b, at, bytes| {
+                avx512::stops64_pair(b, at, bytes)
             })
         })
     }
@@ -1239,7 +1241,9 @@ impl<const FOLD: bool> Blocks<FOLD> {
 /// took over pairs of one-byte markers).
 #[inline(never)]
 fn find_baseline(data: &[u8], i: usize, needle: &[u8], probe: Probe) -> Result<usize, usize> {
-    find_with::<true>(data, i, needle, probe, stops64, stops64_pair)
+    find_with::<true>(data, i, needle, probe, stops64, |b, [f, s], [x, y]| {
+        stops64_pair(b, [(f, x), (s, y)])
+    })
 }
 
 /// The ASCII fast path's search for `needle` (all ASCII, `probe` its probe) from `data[i]`,
@@ -1253,7 +1257,10 @@ fn find_with<const FOLD: bool>(
     needle: &[u8],
     probe: Probe,
     one: impl Fn(&[u8; 64], u8) -> u64,
-    pair: impl Fn(&[u8; 64], [(&[u8; 64], u8); 2]) -> u64,
+    // The probe's blocks and bytes apart: as one array of (block, byte) pairs, LLVM packed
+    // them into vectors on the stack every block and unpacked the bytes again to broadcast
+    // them, a chain through memory in the quiet loop.
+    pair: impl Fn(&[u8; 64], [&[u8; 64]; 2], [u8; 2]) -> u64,
 ) -> Result<usize, usize> {
     let ((i1, b1), (i2, b2)) = (probe.first, probe.second);
     if needle.len() == 1 {
@@ -1267,15 +1274,14 @@ fn find_with<const FOLD: bool>(
     // A block is only tested when a needle starting in it lies wholly in `data`.
     while let Some(window) = data.get(i..i + 64 + needle.len() - 1) {
         let block = |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
-        let mut stops = pair(block(0), [(block(i1), b1), (block(i2), b2)]);
+        let mut stops = pair(block(0), [block(i1), block(i2)], [b1, b2]);
         if stops == 0 && !FOLD {
             // A quiet block: maybe a long quiet stretch, skipped two blocks per branch.
             i += 64;
             while let Some(window) = data.get(i..i + 128 + needle.len() - 1) {
                 let block =
                     |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
-                let test =
-                    |at: usize| pair(block(at), [(block(at + i1), b1), (block(at + i2), b2)]);
+                let test = |at: usize| pair(block(at), [block(at + i1), block(at + i2)], [b1, b2]);
                 if test(0) | test(64) != 0 {
                     break;
                 }

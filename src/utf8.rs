@@ -327,8 +327,8 @@ pub(crate) mod avx2 {
 
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(crate) fn stops64_pair(block: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u64 {
-        let [(first, b1), (second, b2)] = probe;
+    pub(crate) fn stops64_pair(block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2]) -> u64 {
+        let ([first, second], [b1, b2]) = (at, bytes);
         let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
         mask(core::array::from_fn(|k| {
             let hit = _mm256_and_si256(
@@ -339,8 +339,7 @@ pub(crate) mod avx2 {
         }))
     }
 
-    /// 32 bytes of `window` from `at` as a vector (four word reads the compiler fuses into
-    /// one unaligned load, as in `lane`).
+    /// 32 bytes of `window` from `at` as a vector.
     #[inline]
     #[target_feature(enable = "avx2")]
     fn load(window: &[u8; 98], at: usize) -> __m256i {
@@ -535,11 +534,11 @@ pub(crate) mod avx512 {
         _mm512_movepi8_mask(v) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8))
     }
 
-    /// [`super::stops64_pair`] with AVX-512 BW.
+    /// [`super::stops64_pair`] with AVX-512 BW (the probe's blocks and bytes apart).
     #[inline]
     #[target_feature(enable = "avx512bw")]
-    pub(crate) fn stops64_pair(bytes: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u64 {
-        let [(first, b1), (second, b2)] = probe;
+    pub(crate) fn stops64_pair(bytes: &[u8; 64], at: [&[u8; 64]; 2], probe: [u8; 2]) -> u64 {
+        let ([first, second], [b1, b2]) = (at, probe);
         let hits = _mm512_mask_cmpeq_epi8_mask(
             _mm512_cmpeq_epi8_mask(block(first), _mm512_set1_epi8(b1 as i8)),
             block(second),
