@@ -744,10 +744,13 @@ pub fn check(bytes: &[u8]) -> Checked {
 /// Whether `bytes` is valid UTF-8. simdutf8 leaves inputs shorter than its 64-byte block to
 /// `std`, which walks non-ASCII text a character at a time; the scanner's chunk tails are
 /// that short, so they are validated as one zero-padded block (zeros after whole characters
-/// are valid, and a character cut by the end stays cut).
+/// are valid; after a character cut short they are not, as `std` would judge the cut).
 fn valid(bytes: &[u8]) -> bool {
-    if bytes.len() >= 64 || all_ascii(bytes) {
-        return bytes.len() < 64 || simdutf8::basic::from_utf8(bytes).is_ok();
+    if bytes.len() >= 64 {
+        return simdutf8::basic::from_utf8(bytes).is_ok();
+    }
+    if all_ascii(bytes) {
+        return true;
     }
     let mut block = [0u8; 64];
     block[..bytes.len()].copy_from_slice(bytes);
