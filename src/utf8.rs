@@ -547,9 +547,9 @@ pub(crate) mod avx512 {
         _mm512_movepi8_mask(block(bytes)) | hits
     }
 
-    /// 64 bytes as a vector: one unaligned load. (Built from eight word reads, as the
-    /// narrower paths do, LLVM fused them into one load in some callers but into three
-    /// loads and a permute in the ASCII block walk, its hottest loop.)
+    /// 64 bytes as a vector: one unaligned load. (Built from eight word reads, as the SSE2
+    /// lanes still are, LLVM fused them into one load in some callers but into three loads
+    /// and a permute in the ASCII block walk, its hottest loop; AVX2's `load32` likewise.)
     #[inline]
     #[target_feature(enable = "avx512bw")]
     fn block(bytes: &[u8; 64]) -> __m512i {
