@@ -121,9 +121,8 @@ pub trait Sink {
 
     /// Whether this sink uses [`Pos::utf16`]. Where the vector fast paths do not count UTF-16
     /// code units as they search, counting costs a pass over non-ASCII text between events;
-    /// a sink that only needs byte offsets returns `false`,
-    /// and every `utf16` it is given (and in [`ScanError::Unclosed`]) is then 0. The answer
-    /// must not change during a scan.
+    /// a sink that only needs byte offsets returns `false`, and every `utf16` it is given (and
+    /// in [`ScanError::Unclosed`]) is then 0. The answer must not change during a scan.
     ///
     /// ```
     /// use core::ops::ControlFlow;
