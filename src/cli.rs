@@ -36,7 +36,9 @@ Exit status: 0 when at least one match was printed, 1 when none, 2 on any error.
 /// assert!(extract_between::cli::Cli::try_parse_from(["extract-between", "card"]).is_ok());
 /// ```
 #[derive(Debug, Parser)]
-#[command(name = "extract-between", version, about, after_help = AFTER_HELP)]
+// `long_about = None`: clap would otherwise print this rustdoc (code block and all) as
+// `--help`'s description.
+#[command(name = "extract-between", version, about, long_about = None, after_help = AFTER_HELP)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Cli {
     #[command(subcommand)]

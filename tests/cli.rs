@@ -262,6 +262,17 @@ fn card_prints_the_card() {
 fn help_has_examples_and_version_works() {
     let out = run(&["--help"], b"");
     assert!(text(&out.stdout).contains("Examples:"));
+    assert!(text(&out.stdout).starts_with("Streaming extraction of the exact text"));
+    for (args, what) in [
+        (&["--help"][..], "the long help"),
+        (&["-h"], "the short help"),
+    ] {
+        let help = text(&run(args, b"").stdout);
+        // The library's rustdoc (links, doctests) is not the user's help text.
+        for leak in ["```", "[`", "clap"] {
+            assert!(!help.contains(leak), "{what} shows {leak:?}:\n{help}");
+        }
+    }
     let out = run(&["--version"], b"");
     assert!(text(&out.stdout).starts_with("extract-between "));
 }
