@@ -183,10 +183,11 @@ struct Writer<'a, W: Write> {
 }
 
 impl<W: Write> Writer<'_, W> {
-    fn write_match(&mut self, end: Pos) -> io::Result<()> {
+    /// Writes one match: `content`, which starts at `start` and ends at `end`.
+    fn write_match(&mut self, content: &[u8], start: Pos, end: Pos) -> io::Result<()> {
         match self.format {
             Format::Lines | Format::Null => {
-                self.out.write_all(&self.content)?;
+                self.out.write_all(content)?;
                 self.out.write_all(if self.format == Format::Null {
                     b"\0"
                 } else {
@@ -195,17 +196,27 @@ impl<W: Write> Writer<'_, W> {
             }
             Format::Json => {
                 // The scanner hands out valid UTF-8 only; lossy conversion is never lossy.
-                let text = String::from_utf8_lossy(&self.content);
+                let text = String::from_utf8_lossy(content);
                 let mut line = String::with_capacity(text.len() + self.file.len() + 96);
                 line.push_str("{\"match\":");
                 request::push_json_string(&mut line, &text);
                 line.push_str(",\"file\":");
                 request::push_json_string(&mut line, self.file);
-                request::push_offsets(&mut line, self.start, end);
+                request::push_offsets(&mut line, start, end);
                 line.push_str("}\n");
                 self.out.write_all(line.as_bytes())
             }
         }
+    }
+
+    /// After writing a match: counts it, or records why writing failed.
+    fn written(&mut self, result: io::Result<()>) -> ControlFlow<()> {
+        if let Err(e) = result {
+            self.failure = Some(Failure::Write(e));
+            return ControlFlow::Break(());
+        }
+        self.printed += 1;
+        ControlFlow::Continue(())
     }
 }
 
@@ -226,16 +237,23 @@ impl<W: Write> Sink for Writer<'_, W> {
     }
 
     fn close(&mut self, content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
-        if let Err(e) = self.write_match(content_end) {
-            self.failure = Some(Failure::Write(e));
+        let content = std::mem::take(&mut self.content);
+        let result = self.write_match(&content, self.start, content_end);
+        // Keep the buffer for the next match, unless one huge match made it huge.
+        if content.capacity() <= 1 << 20 {
+            self.content = content;
+        }
+        self.written(result)
+    }
+
+    fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+        // The whole match lies in the chunk just read: write it from there, no gathering.
+        if content.len() > self.max_match_bytes {
+            self.failure = Some(Failure::MatchTooLarge(open[1], self.max_match_bytes));
             return ControlFlow::Break(());
         }
-        self.printed += 1;
-        // Don't keep a huge buffer alive after one huge match.
-        if self.content.capacity() > 1 << 20 {
-            self.content = Vec::new();
-        }
-        ControlFlow::Continue(())
+        let result = self.write_match(content, open[1], close[0]);
+        self.written(result)
     }
 
     fn utf16_offsets(&self) -> bool {

@@ -129,6 +129,16 @@ impl<S: Sink> Sink for Capped<S> {
         self.inner.close(content_end, marker_end)
     }
 
+    fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+        if self.delivered >= self.max_matches {
+            // The one more complete match the cap looks for.
+            self.truncated = true;
+            return ControlFlow::Break(());
+        }
+        self.delivered += 1;
+        self.inner.matched(open, content, close)
+    }
+
     fn utf16_offsets(&self) -> bool {
         self.inner.utf16_offsets()
     }

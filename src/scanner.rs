@@ -119,6 +119,44 @@ pub trait Sink {
     /// The open match's content ends at `content_end`; its end marker ends at `marker_end`.
     fn close(&mut self, content_end: Pos, marker_end: Pos) -> ControlFlow<()>;
 
+    /// A whole match found within one slice the scanner was fed: its start marker spans
+    /// `open` (where it begins, where the content begins), its content is all of `content`
+    /// (possibly empty), its end marker spans `close` (where the content ends, where the
+    /// marker ends). The scanner may call this instead of `open`, `content` and `close`;
+    /// the default makes those three calls. A sink that keeps matches as slices of the
+    /// input, or writes them out, can take the content in one piece here.
+    ///
+    /// ```
+    /// use core::ops::ControlFlow;
+    /// use extract_between::{Collect, Markers, Pos, Scanner, Sink};
+    ///
+    /// // Counts whole matches seen in one piece, and passes everything on.
+    /// struct Whole(usize, Collect);
+    /// impl Sink for Whole {
+    ///     fn open(&mut self, m: Pos, c: Pos) -> ControlFlow<()> { self.1.open(m, c) }
+    ///     fn content(&mut self, f: &[u8]) -> ControlFlow<()> { self.1.content(f) }
+    ///     fn close(&mut self, c: Pos, m: Pos) -> ControlFlow<()> { self.1.close(c, m) }
+    ///     fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+    ///         self.0 += 1;
+    ///         self.1.matched(open, content, close)
+    ///     }
+    /// }
+    /// let text = format!("{}[one]{}[two]", "x".repeat(200), "y".repeat(200));
+    /// let mut sink = Whole(0, Collect::default());
+    /// let mut scanner = Scanner::new(&Markers::new("[", "]").unwrap());
+    /// scanner.feed(text.as_bytes(), &mut sink).unwrap();
+    /// let texts: Vec<_> = sink.1.matches.iter().map(|m| m.text.as_str()).collect();
+    /// assert_eq!(texts, ["one", "two"]);
+    /// assert!(sink.0 <= 2); // how many came whole is the scanner's choice
+    /// ```
+    fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+        self.open(open[0], open[1])?;
+        if !content.is_empty() {
+            self.content(content)?;
+        }
+        self.close(close[0], close[1])
+    }
+
     /// Whether this sink uses [`Pos::utf16`]. Where the vector fast paths do not count UTF-16
     /// code units as they search, counting costs a pass over non-ASCII text between events;
     /// a sink that only needs byte offsets returns `false`, and every `utf16` it is given (and
@@ -154,6 +192,9 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     }
     fn close(&mut self, content_end: Pos, marker_end: Pos) -> ControlFlow<()> {
         (**self).close(content_end, marker_end)
+    }
+    fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+        (**self).matched(open, content, close)
     }
     fn utf16_offsets(&self) -> bool {
         (**self).utf16_offsets()
@@ -807,7 +848,7 @@ impl Scanner {
             byte: start.byte + x as u64,
             utf16: if utf16 { units } else { 0 },
         };
-        let mut inside = self.state == State::Inside;
+        let mut run = Run::new(self.state == State::Inside);
         // The chunk's first block, tested here for both needles: its window needs zeros
         // before it (see [`padded_window`]), the others are read straight from `data`.
         let mut padding = [0; 98];
@@ -827,8 +868,7 @@ impl Scanner {
                 sink,
                 (0, pos(0, start.utf16)),
                 ControlFlow::Continue(()),
-                inside,
-                0,
+                run,
             );
         }
         let mut walk = Walk {
@@ -838,12 +878,10 @@ impl Scanner {
             i: 0,
             units_i: start.utf16,
         };
-        // Where undelivered content begins (inside a match).
-        let mut from = 0;
         let flow = loop {
             // Each state has its own copy of the search, reading its own needle's fields
             // (chosen per event, they were selected by `inside` again at every use).
-            let found = if inside {
+            let found = if run.inside {
                 walk.seek::<1, _, _, _>(data, &sides, &tests)
             } else {
                 walk.seek::<0, _, _, _>(data, &sides, &tests)
@@ -852,7 +890,7 @@ impl Scanner {
                 break ControlFlow::Continue(());
             };
             let (begin, end) = (pos(q, units_q), pos(i, units_i));
-            let flow = self.report(data, sink, [q, i], [begin, end], &mut inside, &mut from);
+            let flow = self.report(data, sink, [q, i], [begin, end], &mut run);
             if flow.is_break() {
                 break flow;
             }
@@ -878,7 +916,7 @@ impl Scanner {
                 }
             }
         };
-        self.hand_over(data, sink, (x, pos(x, units_x)), flow, inside, from)
+        self.hand_over(data, sink, (x, pos(x, units_x)), flow, run)
     }
 
     /// The body of [`Scanner::scan_ascii`], given the block test and the search of one
@@ -943,31 +981,32 @@ impl Scanner {
         mut pos: impl FnMut(&[u8], usize) -> Pos,
     ) -> (usize, ControlFlow<()>) {
         let lens = [self.start.bytes().len(), self.end.bytes().len()];
-        let mut inside = self.state == State::Inside;
-        // `i`: where the search resumes; `from`: where undelivered content begins (inside).
-        let (mut i, mut from) = (0, 0);
+        let mut run = Run::new(self.state == State::Inside);
+        // `i`: where the search resumes.
+        let mut i = 0;
         let flow = loop {
-            let q = match next(data, i, inside) {
+            let q = match next(data, i, run.inside) {
                 Ok(q) => q,
                 Err(x) => {
                     i = x;
                     break ControlFlow::Continue(());
                 }
             };
-            i = q + lens[usize::from(inside)];
+            i = q + lens[usize::from(run.inside)];
             let (begin, end) = (pos(data, q), pos(data, i));
-            let flow = self.report(data, sink, [q, i], [begin, end], &mut inside, &mut from);
+            let flow = self.report(data, sink, [q, i], [begin, end], &mut run);
             if flow.is_break() {
                 break flow;
             }
         };
         let at = pos(data, i);
-        self.hand_over(data, sink, (i, at), flow, inside, from)
+        self.hand_over(data, sink, (i, at), flow, run)
     }
 
     /// Reports the needle sought found at `data[q..i]` (`[q, i]`, at positions `[begin,
-    /// end]`): a match opened, or the open match's content from `from` and its close. Flips
-    /// `inside`; `from` becomes where the content of a match just opened begins.
+    /// end]`): a match opened (its `open` held back in `run`), or closed: as one
+    /// [`Sink::matched`] call when it opened in this run, else the content from `run.from`
+    /// and `close`.
     #[inline(always)]
     fn report<S: Sink + ?Sized>(
         &mut self,
@@ -975,15 +1014,17 @@ impl Scanner {
         sink: &mut S,
         [q, i]: [usize; 2],
         [begin, end]: [Pos; 2],
-        inside: &mut bool,
-        from: &mut usize,
+        run: &mut Run,
     ) -> ControlFlow<()> {
-        *inside = !*inside;
-        if *inside {
+        run.inside = !run.inside;
+        if run.inside {
             self.open_marker = begin;
-            *from = i;
-            sink.open(begin, end)
-        } else if q > *from && sink.content(&data[*from..q]).is_break() {
+            run.from = i;
+            run.opened = Some([begin, end]);
+            ControlFlow::Continue(())
+        } else if let Some(open) = run.opened.take() {
+            sink.matched(open, &data[run.from..q], [begin, end])
+        } else if q > run.from && sink.content(&data[run.from..q]).is_break() {
             ControlFlow::Break(())
         } else {
             sink.close(begin, end)
@@ -991,8 +1032,8 @@ impl Scanner {
     }
 
     /// Ends a fast path's run at `data[x]` (`(x, at)`, at position `at`) after `flow`:
-    /// delivers the open match's content from `from` up to it and records where the scan
-    /// stands. Returns how much of `data` was decided and the flow.
+    /// delivers the open match's held-back `open` and its content from `run.from` up to it,
+    /// and records where the scan stands. Returns how much of `data` was decided and the flow.
     #[inline(always)]
     fn hand_over<S: Sink + ?Sized>(
         &mut self,
@@ -1000,9 +1041,17 @@ impl Scanner {
         sink: &mut S,
         (x, at): (usize, Pos),
         mut flow: ControlFlow<()>,
-        inside: bool,
-        from: usize,
+        run: Run,
     ) -> (usize, ControlFlow<()>) {
+        let Run {
+            inside,
+            from,
+            opened,
+        } = run;
+        // Only a sink call breaks, and none is made while an `open` is held back.
+        if let Some([begin, end]) = opened.filter(|_| flow.is_continue()) {
+            flow = sink.open(begin, end);
+        }
         if flow.is_continue() && inside && x > from {
             flow = sink.content(&data[from..x]);
         }
@@ -1124,6 +1173,28 @@ impl Scanner {
                 self.open_marker = begin;
                 sink.open(begin, end)?;
             }
+        }
+    }
+}
+
+/// Where a fast path's run over one slice stands between events.
+struct Run {
+    /// Inside a match.
+    inside: bool,
+    /// Inside: where the open match's undelivered content begins in the slice.
+    from: usize,
+    /// The start marker's positions while its `open` is held back: a match that also closes
+    /// in this run goes to the sink as one [`Sink::matched`] call.
+    opened: Option<[Pos; 2]>,
+}
+
+impl Run {
+    #[inline(always)]
+    fn new(inside: bool) -> Run {
+        Run {
+            inside,
+            from: 0,
+            opened: None,
         }
     }
 }

@@ -339,6 +339,28 @@ impl Sink for Assembler {
         });
         ControlFlow::Continue(())
     }
+
+    fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+        if content.len() > self.max_match_bytes {
+            self.too_large = Some(open[1]);
+            return ControlFlow::Break(());
+        }
+        let at = if self.zero_copy {
+            self.locate(content)
+        } else {
+            None
+        };
+        let content = match at {
+            Some(a) => self.chunk.slice(a..a + content.len()),
+            None => Bytes::copy_from_slice(content),
+        };
+        self.ready.push_back(Match {
+            content,
+            start: open[1],
+            end: close[0],
+        });
+        ControlFlow::Continue(())
+    }
 }
 
 /// A stream of [`Match`]es over a stream of byte chunks. Build it with [`matches()`] or

@@ -402,3 +402,74 @@ fn utf8_fast_path_judges_bytes_as_std_does() {
         }
     }
 }
+
+/// A sink that takes whole matches through `Sink::matched` (as the adapters and the CLI do)
+/// sees the same matches and positions as one that takes `open`, `content` and `close`,
+/// under any chunking and cap; and the scanner does hand out whole matches.
+#[test]
+fn whole_matches_equal_the_three_calls() {
+    use core::ops::ControlFlow;
+    use extract_between::{Capped, Collect, Collected, Pos, Scanner, Sink};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static WHOLE: AtomicUsize = AtomicUsize::new(0);
+
+    /// Builds whole matches itself; the rest goes to `Collect`.
+    struct Whole(Collect);
+    impl Sink for Whole {
+        fn open(&mut self, m: Pos, c: Pos) -> ControlFlow<()> {
+            self.0.open(m, c)
+        }
+        fn content(&mut self, f: &[u8]) -> ControlFlow<()> {
+            self.0.content(f)
+        }
+        fn close(&mut self, c: Pos, m: Pos) -> ControlFlow<()> {
+            self.0.close(c, m)
+        }
+        fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+            WHOLE.fetch_add(1, Ordering::Relaxed);
+            self.0.matches.push(Collected {
+                text: String::from_utf8(content.to_vec()).unwrap(),
+                marker_start: open[0],
+                content_start: open[1],
+                content_end: close[0],
+                marker_end: close[1],
+            });
+            ControlFlow::Continue(())
+        }
+    }
+
+    fn prop(c: Case) -> TestResult {
+        let markers = Markers::new(c.start.as_str(), c.end.as_str()).unwrap();
+        let three = scan(&markers, c.text.as_bytes(), c.max_matches as u64, &c.chunks);
+        let mut scanner = Scanner::new(&markers);
+        let mut sink = Capped::new(Whole(Collect::default()), c.max_matches as u64);
+        let mut error = None;
+        let mut at = 0;
+        for &n in c.chunks.iter().cycle() {
+            if at >= c.text.len() {
+                break;
+            }
+            let piece = &c.text.as_bytes()[at..(at + n).min(c.text.len())];
+            at += piece.len();
+            match scanner.feed(piece, &mut sink) {
+                Ok(flow) if flow.is_break() => break,
+                Ok(_) => {}
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        if error.is_none() {
+            error = scanner.finish(&mut sink).err();
+        }
+        let truncated = sink.truncated();
+        let got = sink.into_inner().0.matches;
+        TestResult::from_bool(
+            error == three.error && truncated == three.truncated && got == three.matches,
+        )
+    }
+    qc().quickcheck(prop as fn(Case) -> TestResult);
+    assert!(WHOLE.load(Ordering::Relaxed) > 0, "no match came whole");
+}
