@@ -177,6 +177,10 @@ struct Writer<'a, W: Write> {
     file: &'a str,
     max_match_bytes: usize,
     content: Vec<u8>,
+    /// The JSON line being written (`--json-lines`), reused.
+    line: String,
+    /// `,"file":` and the input's name as JSON, made for the first line.
+    file_json: String,
     start: Pos,
     printed: u64,
     failure: Option<Failure>,
@@ -196,13 +200,22 @@ impl<W: Write> Writer<'_, W> {
             }
             Format::Json => {
                 // The scanner hands out valid UTF-8 only; lossy conversion is never lossy.
-                let text = String::from_utf8_lossy(content);
-                let mut line = String::with_capacity(text.len() + self.file.len() + 96);
+                let text = match std::str::from_utf8(content) {
+                    Ok(text) => std::borrow::Cow::Borrowed(text),
+                    Err(_) => String::from_utf8_lossy(content),
+                };
+                // One line buffer for every match: no allocation per line.
+                let line = &mut self.line;
+                line.clear();
                 line.push_str("{\"match\":");
-                request::push_json_string(&mut line, &text);
-                line.push_str(",\"file\":");
-                request::push_json_string(&mut line, self.file);
-                request::push_offsets(&mut line, start, end);
+                request::push_json_string(line, &text);
+                if self.file_json.is_empty() {
+                    // The same for every line of this input: escaped once.
+                    self.file_json.push_str(",\"file\":");
+                    request::push_json_string(&mut self.file_json, self.file);
+                }
+                line.push_str(&self.file_json);
+                request::push_offsets(line, start, end);
                 line.push_str("}\n");
                 self.out.write_all(line.as_bytes())
             }
@@ -344,6 +357,8 @@ fn stream(args: StreamArgs) -> ExitCode {
             file: &input.name,
             max_match_bytes: args.max_match_bytes,
             content: std::mem::take(&mut content),
+            line: String::new(),
+            file_json: String::new(),
             start: Pos::default(),
             printed: 0,
             failure: None,

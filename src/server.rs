@@ -718,6 +718,10 @@ where
         loop {
             match this.matches.poll_next_unpin(cx) {
                 Poll::Ready(Some(Ok(m))) => {
+                    if out.capacity() == 0 {
+                        // Room for a whole batch at once, not a doubling per few lines.
+                        out.reserve(NDJSON_BATCH + 256);
+                    }
                     let (start, end) = m.span();
                     out.push_str("{\"match\":");
                     request::push_json_string(&mut out, m.as_str());

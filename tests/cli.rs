@@ -119,6 +119,40 @@ fn json_lines_offsets_on_multibyte_text() {
     );
 }
 
+/// Every `--json-lines` line names its own file (JSON-escaped) and gives offsets that slice
+/// exactly its match out of that file, over texts long enough for the vector fast paths.
+#[test]
+fn json_lines_name_each_file_and_slice_its_text() {
+    let one = format!("{}[first]{}[é😀]", "x".repeat(300), "字".repeat(100));
+    let two = format!("{}[\"quoted\\\"]{}", "y".repeat(70), "z".repeat(200));
+    let paths = [
+        temp("json \"one\".txt", one.as_bytes()),
+        temp("json\\two.txt", two.as_bytes()),
+    ];
+    let names: Vec<&str> = paths.iter().map(|p| p.to_str().unwrap()).collect();
+    let out = run(
+        &["--json-lines", "-s", "[", "-e", "]", names[0], names[1]],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let expected = [(0, "first"), (0, "é😀"), (1, "\"quoted\\\"")];
+    assert_eq!(lines.len(), expected.len(), "{lines:?}");
+    for (line, (file, content)) in lines.iter().zip(expected) {
+        let source = [&one, &two][file];
+        assert_eq!(line["file"], names[file]);
+        assert_eq!(line["match"], content);
+        let at = |k: &str| line[k].as_u64().unwrap() as usize;
+        assert_eq!(&source[at("byte_start")..at("byte_end")], content);
+        let utf16: Vec<u16> = source.encode_utf16().collect();
+        let sliced = String::from_utf16(&utf16[at("utf16_start")..at("utf16_end")]).unwrap();
+        assert_eq!(sliced, content);
+    }
+}
+
 #[test]
 fn max_matches_stops_and_says_truncated() {
     let out = run(
