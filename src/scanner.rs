@@ -1020,9 +1020,12 @@ impl Scanner {
         if run.inside {
             self.open_marker = begin;
             run.from = i;
-            run.opened = Some([begin, end]);
+            // Held back: where the content begins (the marker's start is `open_marker`).
+            (run.held, run.content) = (true, end);
             ControlFlow::Continue(())
-        } else if let Some(open) = run.opened.take() {
+        } else if run.held {
+            run.held = false;
+            let open = [self.open_marker, run.content];
             sink.matched(open, &data[run.from..q], [begin, end])
         } else if q > run.from && sink.content(&data[run.from..q]).is_break() {
             ControlFlow::Break(())
@@ -1046,11 +1049,12 @@ impl Scanner {
         let Run {
             inside,
             from,
-            opened,
+            held,
+            content,
         } = run;
         // Only a sink call breaks, and none is made while an `open` is held back.
-        if let Some([begin, end]) = opened.filter(|_| flow.is_continue()) {
-            flow = sink.open(begin, end);
+        if held && flow.is_continue() {
+            flow = sink.open(self.open_marker, content);
         }
         if flow.is_continue() && inside && x > from {
             flow = sink.content(&data[from..x]);
@@ -1183,9 +1187,10 @@ struct Run {
     inside: bool,
     /// Inside: where the open match's undelivered content begins in the slice.
     from: usize,
-    /// The start marker's positions while its `open` is held back: a match that also closes
-    /// in this run goes to the sink as one [`Sink::matched`] call.
-    opened: Option<[Pos; 2]>,
+    /// Whether the open match's `open` is held back: a match that also closes in this run
+    /// goes to the sink as one [`Sink::matched`] call. Its content begins at `content`.
+    held: bool,
+    content: Pos,
 }
 
 impl Run {
@@ -1194,7 +1199,8 @@ impl Run {
         Run {
             inside,
             from: 0,
-            opened: None,
+            held: false,
+            content: Pos::default(),
         }
     }
 }
