@@ -2,8 +2,9 @@
 //!
 //! A [`Scanner`] is fed UTF-8 bytes in chunks of any size, split anywhere (inside a marker,
 //! inside a character), and reports what it finds to a [`Sink`] as it goes: a match opened, a
-//! fragment of its content, the match closed. It does no I/O and knows nothing of async; the
-//! stream adapter, the codec, the CLI and the HTTP service all drive this same type.
+//! fragment of its content, the match closed — or, for a match that lies within one chunk,
+//! the whole match in one call. It does no I/O and knows nothing of async; the stream
+//! adapter, the codec, the CLI and the HTTP service all drive this same type.
 //!
 //! # How it stays bounded and linear
 //!
@@ -75,10 +76,13 @@ pub struct Pos {
 /// What the scanner reports to. Each method returns [`ControlFlow::Break`] to stop the scan
 /// early: the scanner then ignores all further input (see [`Scanner::is_stopped`]).
 ///
-/// For every match the calls are `open`, zero or more `content`, then `close`. The fragments
-/// are raw bytes and may cut a character in two; their concatenation is the match's content,
-/// valid UTF-8. An input that ends inside a match gets `open` and fragments but no `close`:
-/// [`Scanner::finish`] then reports [`ScanError::Unclosed`].
+/// For every match the calls are `open`, zero or more `content`, then `close` — or one
+/// [`matched`](Sink::matched) with the whole content, when the match lies within one slice
+/// the scanner was fed (the scanner may hold a match's `open` back until the end of that
+/// slice to find out). The fragments are raw bytes and may cut a character in two; their
+/// concatenation is the match's content, valid UTF-8. An input that ends inside a match gets
+/// `open` and fragments but no `close`: [`Scanner::finish`] then reports
+/// [`ScanError::Unclosed`].
 ///
 /// # Examples
 ///
