@@ -87,3 +87,12 @@ done
 f=$WORK/dense.txt
 read -r piped piped_rss < <(measure sh -c "cat '$f' | '$BIN' -s '[' -e ']'")
 awk -v t="$piped" -v b="$(stat -c %s "$f")" 'BEGIN { printf "dense via pipe: %.4f s, %.2f GB/s\n", t, b / t / 1e9 }'
+# JSON lines (a line per match with file name and byte and UTF-16 offsets, ~100 bytes for
+# a 10-byte match): this measures formatting and writing as much as extraction.
+for corpus in dense unicode; do
+  f=$WORK/$corpus.txt
+  if [ "$corpus" = unicode ]; then s='「' e='」'; else s='[' e=']'; fi
+  read -r jl jl_rss < <(measure "$BIN" --json-lines -s "$s" -e "$e" "$f")
+  awk -v c="$corpus" -v t="$jl" -v b="$(stat -c %s "$f")" -v r="$jl_rss" \
+    'BEGIN { printf "%s --json-lines: %.4f s, %.2f GB/s, peak RSS %d KiB\n", c, t, b / t / 1e9, r }'
+done
