@@ -478,7 +478,16 @@ pub fn push_offsets(out: &mut String, start: crate::Pos, end: crate::Pos) {
         ",\"utf16_start\":",
         ",\"utf16_end\":",
     ];
-    let mut line = [0u8; 50 + 4 * 20];
+    // Room for the keys and four numbers of up to 20 digits (u64::MAX has 20).
+    const ROOM: usize = {
+        let (mut room, mut k) = (4 * 20, 0);
+        while k < KEYS.len() {
+            room += KEYS[k].len();
+            k += 1;
+        }
+        room
+    };
+    let mut line = [0u8; ROOM];
     let mut len = 0;
     for (key, n) in KEYS
         .iter()

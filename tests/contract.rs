@@ -282,6 +282,22 @@ fn json_escaping_matches_serde_json() {
         .quickcheck(prop as fn(String, Vec<u8>) -> bool);
 }
 
+/// The widest offsets line (every offset at its largest) fits and reads right.
+#[test]
+fn push_offsets_takes_the_largest_offsets() {
+    let max = extract_between::Pos {
+        byte: u64::MAX,
+        utf16: u64::MAX,
+    };
+    let mut line = String::new();
+    extract_between::request::push_offsets(&mut line, max, max);
+    let m = u64::MAX;
+    assert_eq!(
+        line,
+        format!(",\"byte_start\":{m},\"byte_end\":{m},\"utf16_start\":{m},\"utf16_end\":{m}")
+    );
+}
+
 #[test]
 fn push_u64_formats_like_display() {
     // Every magnitude, odd and even digit counts (the formatter takes two digits a step).
