@@ -694,7 +694,11 @@ where
 }
 
 /// The NDJSON response body: match lines batched into chunks as they are found, then the
-/// summary or the error line.
+/// summary or the error line. Then, before the response ends, the rest of the upload is read
+/// and dropped unscanned: ending the response while the client is still sending makes the
+/// server close a connection with unread data, which resets it — curl then fails with "Send
+/// failure: Broken pipe" (exit 55), and a reset can even discard the answer before the
+/// client has read it.
 struct Ndjson<S> {
     matches: MatchStream<S>,
     _permit: OwnedSemaphorePermit,
@@ -702,6 +706,10 @@ struct Ndjson<S> {
 }
 
 const NDJSON_BATCH: usize = 32 * 1024;
+
+/// Chunks drained per poll before yielding to the runtime: a fast client must not keep one
+/// poll spinning.
+const DRAIN_PER_POLL: usize = 64;
 
 impl<S> Stream for Ndjson<S>
 where
@@ -712,7 +720,20 @@ where
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;
         if this.done {
-            return Poll::Ready(None);
+            // The answer is out; drain the upload (see the type's docs).
+            let Some(source) = this.matches.source_mut() else {
+                return Poll::Ready(None);
+            };
+            for _ in 0..DRAIN_PER_POLL {
+                match source.poll_next_unpin(cx) {
+                    Poll::Ready(Some(Ok(_))) => {}
+                    // Ended, failed or idle too long: nothing more to wait for.
+                    Poll::Ready(Some(Err(_)) | None) => return Poll::Ready(None),
+                    Poll::Pending => return Poll::Pending,
+                }
+            }
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
         }
         let mut out = String::new();
         loop {

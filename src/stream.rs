@@ -532,6 +532,27 @@ impl<S> MatchStream<S> {
         self.scanner.buffered() + self.sink.get_ref().held()
     }
 
+    /// The source, if it has not ended or failed. The stream stops polling it once the cap
+    /// and `truncated` are known or the scan failed, but keeps it, so that a caller can still
+    /// drain it: an HTTP server, say, that answered early but lets the client finish its
+    /// upload rather than cut the connection under it.
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use extract_between::{Markers, stream::{matches, Options}};
+    /// use futures::{StreamExt, executor::block_on, stream};
+    ///
+    /// let chunks = ["[a][b]", "[c]", "rest"].map(|s| Ok::<_, std::io::Error>(Bytes::from(s)));
+    /// let mut found = matches(stream::iter(chunks), &Markers::new("[", "]").unwrap(), Options::default().max_matches(1));
+    /// assert_eq!(block_on(found.by_ref().count()), 1);
+    /// // Never read past the first chunk: two chunks are left to drain.
+    /// let rest = found.source_mut().unwrap();
+    /// assert_eq!(block_on(rest.count()), 2);
+    /// ```
+    pub fn source_mut(&mut self) -> Option<&mut S> {
+        self.source.as_mut()
+    }
+
     /// How many matches were handed out.
     ///
     /// ```
@@ -588,8 +609,8 @@ where
             };
             let fed = feed_chunk(&mut this.scanner, &mut this.sink, chunk);
             if !matches!(fed, Ok(ControlFlow::Continue(()))) {
-                // The cap and truncation are known, or an error: read no further.
-                this.source = None;
+                // The cap and truncation are known, or an error: read no further (`done`
+                // keeps the source from being polled; it is kept for `source_mut`).
                 this.done = true;
                 this.pending = fed.err();
             }
