@@ -193,20 +193,8 @@ fn bytes_only_sink_sees_the_same_matches() {
         let full = scan(&markers, c.text.as_bytes(), c.max_matches as u64, &c.chunks);
         let mut scanner = Scanner::new(&markers);
         let mut sink = Capped::new(BytesOnly(Collect::default()), c.max_matches as u64);
-        let mut error = None;
-        for piece in c.text.as_bytes().chunks(c.chunks[0]) {
-            match scanner.feed(piece, &mut sink) {
-                Ok(flow) if flow.is_break() => break,
-                Ok(_) => {}
-                Err(e) => {
-                    error = Some(e);
-                    break;
-                }
-            }
-        }
-        if error.is_none() {
-            error = scanner.finish(&mut sink).err();
-        }
+        let plan = &c.chunks[..1];
+        let (error, _) = common::feed_all(&mut scanner, &mut sink, c.text.as_bytes(), plan);
         let truncated = sink.truncated();
         let got = sink.into_inner().0.matches;
         let bytes = |m: &extract_between::Collected| {
@@ -444,26 +432,7 @@ fn whole_matches_equal_the_three_calls() {
         let three = scan(&markers, c.text.as_bytes(), c.max_matches as u64, &c.chunks);
         let mut scanner = Scanner::new(&markers);
         let mut sink = Capped::new(Whole(Collect::default()), c.max_matches as u64);
-        let mut error = None;
-        let mut at = 0;
-        for &n in c.chunks.iter().cycle() {
-            if at >= c.text.len() {
-                break;
-            }
-            let piece = &c.text.as_bytes()[at..(at + n).min(c.text.len())];
-            at += piece.len();
-            match scanner.feed(piece, &mut sink) {
-                Ok(flow) if flow.is_break() => break,
-                Ok(_) => {}
-                Err(e) => {
-                    error = Some(e);
-                    break;
-                }
-            }
-        }
-        if error.is_none() {
-            error = scanner.finish(&mut sink).err();
-        }
+        let (error, _) = common::feed_all(&mut scanner, &mut sink, c.text.as_bytes(), &c.chunks);
         let truncated = sink.truncated();
         let got = sink.into_inner().0.matches;
         TestResult::from_bool(

@@ -5,7 +5,7 @@
 #[cfg(feature = "server")]
 pub mod http;
 
-use extract_between::{Capped, Collect, Collected, Markers, ScanError, Scanner};
+use extract_between::{Capped, Collect, Collected, Markers, ScanError, Scanner, Sink};
 use quickcheck::{Arbitrary, Gen};
 
 /// Pieces mixing ASCII, marker-ish punctuation, two- and three-byte characters, an astral
@@ -153,9 +153,26 @@ pub fn scan(markers: &Markers, bytes: &[u8], max_matches: u64, plan: &[usize]) -
         _ => Scanner::new(markers).baseline_simd(),
     };
     let mut sink = Capped::new(Collect::default(), max_matches);
+    let (error, max_buffered) = feed_all(&mut scanner, &mut sink, bytes, plan);
+    Scanned {
+        truncated: sink.truncated(),
+        matches: sink.into_inner().matches,
+        error,
+        max_buffered,
+    }
+}
+
+/// Feeds `bytes` to `scanner` and `sink` in chunks cycling through `plan` (empty plan: one
+/// chunk), then finishes, stopping at a break or an error: returns the error, if any, and
+/// the largest carry-over seen after any feed.
+pub fn feed_all<S: Sink>(
+    scanner: &mut Scanner,
+    sink: &mut S,
+    bytes: &[u8],
+    plan: &[usize],
+) -> (Option<ScanError>, usize) {
     let mut max_buffered = 0;
     let mut rest = bytes;
-    let mut error = None;
     let mut k = 0;
     while !rest.is_empty() {
         let size = if plan.is_empty() {
@@ -166,28 +183,17 @@ pub fn scan(markers: &Markers, bytes: &[u8], max_matches: u64, plan: &[usize]) -
         k += 1;
         let (chunk, tail) = rest.split_at(size);
         rest = tail;
-        match scanner.feed(chunk, &mut sink) {
+        match scanner.feed(chunk, sink) {
             Ok(flow) => {
                 max_buffered = max_buffered.max(scanner.buffered());
                 if flow.is_break() {
                     break;
                 }
             }
-            Err(e) => {
-                error = Some(e);
-                break;
-            }
+            Err(e) => return (Some(e), max_buffered),
         }
     }
-    if error.is_none() {
-        error = scanner.finish(&mut sink).err();
-    }
-    Scanned {
-        truncated: sink.truncated(),
-        matches: sink.into_inner().matches,
-        error,
-        max_buffered,
-    }
+    (scanner.finish(sink).err(), max_buffered)
 }
 
 pub fn utf16(s: &str) -> Vec<u16> {
