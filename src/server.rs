@@ -501,7 +501,7 @@ fn parse_stream_query(
     let mut end = None;
     let mut options = Options::default().max_match_bytes(max_match_bytes);
     let bad = |field: &str, message: String| (field.to_owned(), message);
-    for (key, value) in form_pairs(query.unwrap_or("")) {
+    for (key, value) in form_pairs(query.unwrap_or(""))? {
         let slot = match key.as_str() {
             "start" => &mut start,
             "end" => &mut end,
@@ -557,40 +557,60 @@ fn parse_stream_query(
     Ok(StreamQuery { markers, options })
 }
 
-/// `application/x-www-form-urlencoded` pairs, percent-decoded (`+` is a space). Invalid
-/// percent-escapes are kept literally; bytes that are not UTF-8 become U+FFFD.
-fn form_pairs(query: &str) -> Vec<(String, String)> {
-    fn decode(s: &str) -> String {
+/// `application/x-www-form-urlencoded` pairs, percent-decoded (`+` is a space). A `%` not
+/// followed by two hex digits, or a decoded name or value that is not UTF-8, is an error
+/// naming the parameter: decoding it leniently (as browsers do) would search for a marker
+/// the client never sent, such as U+FFFD for a cut `%E3%80`.
+fn form_pairs(query: &str) -> Result<Vec<(String, String)>, (String, String)> {
+    /// The decoded text, or why it is not text (with the byte offset in `s`).
+    fn decode(s: &str) -> Result<String, String> {
         let bytes = s.as_bytes();
         let mut out = Vec::with_capacity(bytes.len());
         let mut i = 0;
         while i < bytes.len() {
             match bytes[i] {
                 b'+' => out.push(b' '),
-                b'%' if i + 2 < bytes.len() => {
-                    let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                b'%' => {
+                    let hex = bytes
+                        .get(i + 1..i + 3)
+                        .and_then(|h| std::str::from_utf8(h).ok());
                     match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
                         Some(b) => {
                             out.push(b);
                             i += 2;
                         }
-                        None => out.push(b'%'),
+                        None => {
+                            return Err(format!(
+                                "'%' at byte {i} is not followed by two hex digits (a literal % is written %25)"
+                            ));
+                        }
                     }
                 }
                 b => out.push(b),
             }
             i += 1;
         }
-        String::from_utf8_lossy(&out).into_owned()
-    }
-    query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|pair| {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            (decode(k), decode(v))
+        String::from_utf8(out).map_err(|e| {
+            // Where the bad byte came from in `s`: count escapes and pluses back.
+            let bad = e.utf8_error().valid_up_to();
+            let (mut at, mut decoded) = (0, 0);
+            while decoded < bad {
+                at += if bytes[at] == b'%' { 3 } else { 1 };
+                decoded += 1;
+            }
+            format!("it is not valid UTF-8 once percent-decoded (from byte {at})")
         })
-        .collect()
+    }
+    let mut pairs = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = decode(k)
+            .map_err(|why| (k.to_owned(), format!("query parameter name {k:?}: {why}")))?;
+        let value =
+            decode(v).map_err(|why| (key.clone(), format!("query parameter {key}: {why}")))?;
+        pairs.push((key, value));
+    }
+    Ok(pairs)
 }
 
 async fn stream_upload(

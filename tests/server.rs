@@ -333,6 +333,11 @@ fn stream_endpoint_validates_its_query_before_streaming() {
         ("start=%5B&end=%5D&max_matches=x", "max_matches"),
         ("start=%5B&end=%5D&max_match_bytes=0", "max_match_bytes"),
         ("start=%5B&end=%5D&bogus=1", "bogus"),
+        // Not decodable: a bad escape, bytes that are not UTF-8 (a cut or a lone byte).
+        ("start=%ZZ&end=%5D", "start"),
+        ("start=%5B&end=x%", "end"),
+        ("start=%E3%80&end=%5D", "start"),
+        ("start=%5B&end=%FF", "end"),
     ] {
         let r = request(
             &server,
@@ -355,8 +360,40 @@ fn stream_endpoint_validates_its_query_before_streaming() {
     assert_eq!(r.status, 200);
 }
 
-/// Matches come back while the upload is still going, and once truncation is known the
-/// answer ends without waiting for (or reading) the rest of the body.
+/// The query is form-decoded: `%XX` escapes of UTF-8 (multi-byte markers included), `+` a
+/// space, `%2B` a plus; a bad escape names its parameter and byte.
+#[test]
+fn stream_query_markers_are_percent_decoded_exactly() {
+    let server = Server::start(&[]);
+    let lines = |query: &str, body: &[u8]| {
+        let r = request(
+            &server,
+            "POST",
+            &format!("{TOOL}/stream?{query}"),
+            &[],
+            body,
+        );
+        assert_eq!(r.status, 200, "{query}");
+        String::from_utf8(r.body).unwrap()
+    };
+    let cjk = lines("start=%E3%80%8C&end=%E3%80%8D", "a「b」".as_bytes());
+    assert!(cjk.starts_with(r#"{"match":"b","#), "{cjk}");
+    let plus = lines("start=%2B&end=+", b"x+y z+w ");
+    assert!(plus.starts_with(r#"{"match":"y","#), "{plus}");
+    let r = request(
+        &server,
+        "POST",
+        &format!("{TOOL}/stream?start=ab%E3%80&end=x"),
+        &[],
+        b"",
+    );
+    let message = r.json()["error"]["message"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains("start") && message.contains("UTF-8") && message.contains("byte 2"),
+        "{message}"
+    );
+}
+
 /// The answer (matches, then the summary) comes while the upload is still open; the server
 /// then reads the rest of the upload unscanned and ends the response when it ends, so a
 /// client that keeps sending gets no reset (curl reported "Send failure: Broken pipe" when
