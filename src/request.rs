@@ -150,6 +150,12 @@ pub fn parse(body: &[u8]) -> Result<Request, InvalidInput> {
             "request body is empty: expected a JSON object with text, start and end".into(),
         ));
     }
+    if body.starts_with("\u{FEFF}".as_bytes()) {
+        // RFC 8259 forbids sending one; saying so beats serde's "expected value at column 1".
+        return Err(no_field(
+            "request body begins with a byte order mark (U+FEFF), which JSON text must not have: send it without".into(),
+        ));
+    }
     if let Err(e) = std::str::from_utf8(body) {
         return Err(no_field(format!(
             "request body is not valid UTF-8: invalid byte at offset {}",

@@ -394,6 +394,7 @@ pub fn openapi_document() -> serde_json::Value {
                     "200": json_ok("Matches", serde_json::json!({"$ref": "#/components/schemas/Output"})),
                     "400": err("invalid_input"),
                     "413": err("payload_too_large"),
+                    "415": err("unsupported_encoding"),
                     "422": err("unclosed_start_marker"),
                     "503": err("overloaded")
                 }
@@ -410,6 +411,7 @@ pub fn openapi_document() -> serde_json::Value {
                 "responses": {
                     "200": {"description": "One JSON object per line: matches, then a summary or an error", "content": {"application/x-ndjson": {"schema": {"type": "object"}}}},
                     "400": err("invalid_input"),
+                    "415": err("unsupported_encoding"),
                     "503": err("overloaded")
                 }
             }},
@@ -426,7 +428,31 @@ pub fn openapi_document() -> serde_json::Value {
     })
 }
 
+/// A compressed body is refused by name (415) rather than scanned as if it were text, where
+/// its first byte would be "invalid UTF-8" with no hint why.
+fn unsupported_encoding(headers: &HeaderMap) -> Option<Response> {
+    let encoding = headers.get(header::CONTENT_ENCODING)?;
+    let name = String::from_utf8_lossy(encoding.as_bytes());
+    if name.trim().eq_ignore_ascii_case("identity") {
+        return None;
+    }
+    Some(json_response(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        error_body(
+            "unsupported_encoding",
+            &format!(
+                "Content-Encoding {:?} is not supported: send the body uncompressed",
+                name.trim()
+            ),
+            None,
+        ),
+    ))
+}
+
 async fn execute(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+    if let Some(refused) = unsupported_encoding(&headers) {
+        return refused;
+    }
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -616,8 +642,12 @@ fn form_pairs(query: &str) -> Result<Vec<(String, String)>, (String, String)> {
 async fn stream_upload(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
+    headers: HeaderMap,
     body: Body,
 ) -> Response {
+    if let Some(refused) = unsupported_encoding(&headers) {
+        return refused;
+    }
     let query = match parse_stream_query(query.as_deref(), state.args.max_match_bytes) {
         Ok(q) => q,
         Err((field, message)) => {

@@ -208,6 +208,14 @@ fn malformed_bodies_are_invalid_input_without_field() {
 }
 
 #[test]
+fn a_byte_order_mark_is_named() {
+    let (field, message) =
+        field_error("\u{feff}{\"text\": \"[a]\", \"start\": \"[\", \"end\": \"]\"}");
+    assert_eq!(field, None);
+    assert!(message.contains("byte order mark"), "{message}");
+}
+
+#[test]
 fn non_object_bodies_are_rejected() {
     for body in ["[]", "1", "\"text\"", "null", "true"] {
         let (field, message) = field_error(body);

@@ -360,6 +360,36 @@ fn stream_endpoint_validates_its_query_before_streaming() {
     assert_eq!(r.status, 200);
 }
 
+/// A compressed body is refused by name on both routes, not scanned as text.
+#[test]
+fn compressed_bodies_get_415_naming_the_encoding() {
+    let server = Server::start(&[]);
+    for path in [
+        format!("{TOOL}/execute"),
+        format!("{TOOL}/stream?start=%5B&end=%5D"),
+    ] {
+        let r = request(
+            &server,
+            "POST",
+            &path,
+            &[("Content-Encoding", "gzip")],
+            b"\x1f\x8b\x08\x00",
+        );
+        assert_eq!(r.status, 415, "{path}");
+        assert_eq!(r.json()["error"]["code"], "unsupported_encoding", "{path}");
+        assert!(r.text().contains("gzip"), "{}", r.text());
+    }
+    // `identity` is no encoding at all.
+    let r = request(
+        &server,
+        "POST",
+        &format!("{TOOL}/execute"),
+        &[("Content-Encoding", "identity")],
+        br#"{"text":"[a]","start":"[","end":"]"}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
 /// The query is form-decoded: `%XX` escapes of UTF-8 (multi-byte markers included), `+` a
 /// space, `%2B` a plus; a bad escape names its parameter and byte.
 #[test]
