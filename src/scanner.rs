@@ -858,12 +858,19 @@ impl Scanner {
         let mut padding = [0; 98];
         let first = padded_window(data, &mut padding).and_then(|w| {
             let pair = |k: usize| sides[k].as_ref().map(|s| s.pair);
-            let (block, start) = (tests.block)(w, pair(0).or(pair(1))?)?;
-            let found = [
-                pair(0).map_or(0, |_| start),
-                pair(1).map_or(0, |p| (tests.candidates)(w, p)),
-            ];
-            Some((block, found))
+            // The block test finds the first needle with a probe; the other, if it has one,
+            // takes a second test.
+            match (pair(0), pair(1)) {
+                (Some(p0), p1) => {
+                    let (block, start) = (tests.block)(w, p0)?;
+                    Some((block, [start, p1.map_or(0, |p| (tests.candidates)(w, p))]))
+                }
+                (None, Some(p1)) => {
+                    let (block, end) = (tests.block)(w, p1)?;
+                    Some((block, [0, end]))
+                }
+                (None, None) => None,
+            }
         });
         if first.is_none() {
             // Nothing testable: all of it is the general path's.
