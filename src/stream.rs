@@ -18,6 +18,7 @@ use core::ops::{ControlFlow, Range};
 use core::pin::Pin;
 use core::task::{Context, Poll};
 use futures_core::Stream;
+use futures_core::stream::FusedStream;
 use std::collections::VecDeque;
 
 /// Default `max_match_bytes`: 16 MiB.
@@ -561,6 +562,31 @@ impl<S> MatchStream<S> {
     /// ```
     pub fn delivered(&self) -> u64 {
         self.sink.delivered()
+    }
+}
+
+/// The stream is fused: once it has yielded its last match and its error (if any), it yields
+/// `None` forever and never polls its source again, so it can go straight into `select!`.
+///
+/// ```
+/// use bytes::Bytes;
+/// use extract_between::{Markers, stream::{matches, Options}};
+/// use futures::{StreamExt, executor::block_on, stream::{self, FusedStream}};
+///
+/// let chunks = stream::iter([Ok::<_, std::io::Error>(Bytes::from("[a] [b"))]);
+/// let mut found = matches(chunks, &Markers::new("[", "]").unwrap(), Options::default());
+/// assert!(block_on(found.next()).unwrap().is_ok()); // a
+/// assert!(!found.is_terminated());
+/// assert!(block_on(found.next()).unwrap().is_err()); // unclosed start marker
+/// assert!(found.is_terminated());
+/// assert!(block_on(found.next()).is_none());
+/// ```
+impl<S, E> FusedStream for MatchStream<S>
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+{
+    fn is_terminated(&self) -> bool {
+        self.done && self.pending.is_none() && self.sink.get_ref().ready.is_empty()
     }
 }
 

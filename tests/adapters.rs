@@ -10,6 +10,7 @@ use extract_between::codec::ExtractCodec;
 use extract_between::stream::{Error, Match, Options, matches};
 use extract_between::{Markers, ScanError};
 use futures::StreamExt;
+use futures::stream::FusedStream;
 use quickcheck::{QuickCheck, TestResult};
 use std::io;
 use std::pin::Pin;
@@ -83,13 +84,19 @@ async fn via_stream(c: &Case, markers: &Markers) -> (Seen, Option<bool>) {
     );
     let mut found = Vec::new();
     let mut error = None;
-    while let Some(item) = s.next().await {
+    loop {
+        let terminated = s.is_terminated();
+        let Some(item) = s.next().await else {
+            break;
+        };
+        assert!(!terminated, "is_terminated before its last item");
         match item {
             Ok(m) => found.push(m),
             Err(Error::Scan(e)) => error = Some(e),
             Err(e) => panic!("unexpected {e}"),
         }
     }
+    assert!(s.is_terminated(), "not terminated after None");
     assert!(s.next().await.is_none(), "fused");
     (seen_from(found, error), s.truncated())
 }
