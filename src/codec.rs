@@ -110,7 +110,6 @@ impl ExtractCodec {
     }
 
     /// The next match, else the pending error.
-    #[inline]
     fn next_item(&mut self) -> Result<Option<Match>, Error<io::Error>> {
         if let Some(m) = self.sink.get_mut().ready.pop_front() {
             return Ok(Some(m));
@@ -123,9 +122,6 @@ impl Decoder for ExtractCodec {
     type Item = Match;
     type Error = Error<io::Error>;
 
-    // Inlinable into `FramedRead`'s poll (generic, so compiled in the caller's crate): out of
-    // line, its per-match result went through memory twice more.
-    #[inline]
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Match>, Self::Error> {
         if self.done || src.is_empty() {
             // Once the cap is known the rest of the input is not judged: drop it.
