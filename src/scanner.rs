@@ -48,12 +48,12 @@
 //! stops the scan with its offset, after every match completed before it was reported.
 
 use crate::markers::Markers;
+use crate::utf8::{
+    PREFETCH_AHEAD, all_ascii, ascii_run_without, check, prefetch, sequence_len, stops64,
+    stops64_pair, utf16_len, utf16_len_from,
+};
 #[cfg(target_arch = "x86_64")]
 use crate::utf8::{Utf8Block, avx2, avx512};
-use crate::utf8::{
-    all_ascii, ascii_run_without, check, sequence_len, stops64, stops64_pair, utf16_len,
-    utf16_len_from,
-};
 use core::fmt;
 use core::ops::ControlFlow;
 use memchr::memmem;
@@ -1272,6 +1272,7 @@ impl<const FOLD: bool> Blocks<FOLD> {
             // Past the block (an event at its last byte): the next one starts here.
             self.base = i;
             self.tests = [None, None];
+            prefetch(data, i + PREFETCH_AHEAD);
         }
         let block = |base: usize| -> Option<&[u8; 64]> {
             data.get(base..base + 64)
@@ -1288,6 +1289,7 @@ impl<const FOLD: bool> Blocks<FOLD> {
         while ahead == 0 {
             self.base += 64;
             self.tests = [None, None];
+            prefetch(data, self.base + PREFETCH_AHEAD);
             let Some(next) = block(self.base) else {
                 return Err(self.base);
             };
@@ -1360,12 +1362,15 @@ fn find_with<const FOLD: bool>(
     }
     // A block is only tested when a needle starting in it lies wholly in `data`.
     while let Some(window) = data.get(i..i + 64 + needle.len() - 1) {
+        prefetch(data, i + PREFETCH_AHEAD);
         let block = |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
         let mut stops = pair(block(0), [block(i1), block(i2)], [b1, b2]);
         if stops == 0 && !FOLD {
             // A quiet block: maybe a long quiet stretch, skipped two blocks per branch.
             i += 64;
             while let Some(window) = data.get(i..i + 128 + needle.len() - 1) {
+                prefetch(data, i + PREFETCH_AHEAD);
+                prefetch(data, i + PREFETCH_AHEAD + 64);
                 let block =
                     |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
                 let test = |at: usize| pair(block(at), [block(at + i1), block(at + i2)], [b1, b2]);
@@ -1463,6 +1468,7 @@ impl Walk {
                     // loop is then one length test.
                     let mut rest = base.checked_sub(3).and_then(|b| data.get(b..))?;
                     let tested = loop {
+                        prefetch(rest, PREFETCH_AHEAD);
                         let Some(w) = rest.first_chunk::<98>() else {
                             break None;
                         };

@@ -230,6 +230,36 @@ pub fn stops64_pair_portable(block: &[u8; 64], probe: [(&[u8; 64], u8); 2]) -> u
     })
 }
 
+/// How far ahead of its current block a fast path's walk asks for data ([`prefetch`]): 16
+/// blocks. (512 to 3072 bytes measured the same; 256 was too close.)
+pub(crate) const PREFETCH_AHEAD: usize = 1024;
+
+/// Asks the CPU to bring the cache line holding `data[at]` into L1 for a block walk that
+/// will read it soon. `at` may lie past the end of `data`: the hint is then wasted, never
+/// harmful.
+///
+/// Why: on this machine the hardware prefetchers did not keep up with the walks. The ASCII
+/// block walk on dense text ran 1.5x faster with this hint 16 blocks ahead (A/B in one
+/// binary, 16 MiB corpus, and 1.15x in L2), the UTF-8 walk over CJK text without markers
+/// 1.1x; a walk that already finds its data in L1 pays one instruction per block.
+#[inline(always)]
+pub(crate) fn prefetch(data: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // `wrapping_add`: the pointer may leave the slice; it is never dereferenced.
+        let line = data.as_ptr().wrapping_add(at).cast::<i8>();
+        // SAFETY: PREFETCHT0 (SSE, part of the x86-64 baseline) is a hint: it changes no
+        // architectural state, reads nothing the program sees and never faults, whatever
+        // the address.
+        #[allow(unsafe_code)]
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(line);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (data, at);
+}
+
 /// The tables of the lookup validation the vector fast paths share.
 #[cfg(target_arch = "x86_64")]
 mod lookup {
