@@ -16,7 +16,7 @@
 //! assert_eq!(out.matches, ["one", "two"]);
 //! ```
 // Audited `unsafe` (calls into `#[target_feature]` block tests after detection, unaligned
-// vector loads of fixed-size arrays), allowed where each stands.
+// vector loads of fixed-size arrays, prefetch hints), allowed where each stands.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
