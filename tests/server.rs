@@ -778,3 +778,26 @@ fn stream_endpoint_equals_the_reference_under_chunked_uploads() {
         }
     }
 }
+
+/// Logs written to a pipe or a file carry no terminal colour codes.
+#[test]
+fn logs_to_a_pipe_have_no_escape_codes() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_extract-between"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("RUST_LOG", "info")
+        .env_remove("NO_COLOR")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.contains("listening"), "{line:?}");
+    assert!(!line.contains('\x1b'), "{line:?}");
+}
