@@ -123,12 +123,14 @@ pub fn main(args: ServeArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
+        // Before announcing the address: from then on a client may be served and signal us.
+        let shutdown = shutdown_signal();
         if let Ok(addr) = listener.local_addr() {
             // On stdout, one line, so scripts and tests can learn the port.
             println!("listening on http://{addr}");
             tracing::info!(%addr, "listening");
         }
-        match serve(listener, args, shutdown_signal()).await {
+        match serve(listener, args, shutdown).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("extract-between: {e}");
@@ -150,26 +152,41 @@ fn init_tracing() {
         .try_init();
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Resolves on SIGTERM or Ctrl-C. The handlers are installed when this is called, not when
+/// the future is first polled: `serve` may accept and answer a connection before it polls
+/// its shutdown future, and a SIGTERM in that window would have killed the process outright
+/// (a flaky test caught it: the server gone 300 ms after SIGTERM with an upload in flight).
+fn shutdown_signal() -> impl Future<Output = ()> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (term, int) = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (
+            signal(SignalKind::terminate()).ok(),
+            signal(SignalKind::interrupt()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
+    async move {
+        #[cfg(unix)]
+        {
+            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(term) => {},
+                () = wait(int) => {},
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+        tracing::info!("shutting down: no new connections, finishing in-flight requests");
     }
-    tracing::info!("shutting down: no new connections, finishing in-flight requests");
 }
 
 /// Serves on `listener` until `shutdown` completes, then lets in-flight requests finish.

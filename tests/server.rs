@@ -801,3 +801,20 @@ fn logs_to_a_pipe_have_no_escape_codes() {
     assert!(line.contains("listening"), "{line:?}");
     assert!(!line.contains('\x1b'), "{line:?}");
 }
+
+/// SIGTERM at any moment after the address is announced is a clean shutdown (exit 0), not
+/// the signal's default action: the handlers are installed before the announcement.
+#[test]
+fn sigterm_right_after_the_announcement_is_a_clean_exit() {
+    for _ in 0..5 {
+        let mut server = Server::start(&[]);
+        let pid = server.child.id().to_string();
+        let signalled = std::process::Command::new("sh")
+            .args(["-c", &format!("kill -TERM {pid}")])
+            .status()
+            .unwrap();
+        assert!(signalled.success());
+        let status = server.child.wait().unwrap();
+        assert!(status.success(), "{status:?}");
+    }
+}
