@@ -178,9 +178,9 @@ struct Writer<'a, W: Write> {
     max_match_bytes: usize,
     content: Vec<u8>,
     /// The JSON line being written (`--json-lines`), reused.
-    line: String,
+    line: Vec<u8>,
     /// `,"file":` and the input's name as JSON, made for the first line.
-    file_json: String,
+    file_json: Vec<u8>,
     start: Pos,
     printed: u64,
     failure: Option<Failure>,
@@ -199,25 +199,21 @@ impl<W: Write> Writer<'_, W> {
                 })
             }
             Format::Json => {
-                // The scanner hands out valid UTF-8 only; lossy conversion is never lossy.
-                let text = match std::str::from_utf8(content) {
-                    Ok(text) => std::borrow::Cow::Borrowed(text),
-                    Err(_) => String::from_utf8_lossy(content),
-                };
-                // One line buffer for every match: no allocation per line.
+                // One line buffer for every match: no allocation per line. The scanner hands
+                // out valid UTF-8 only, so the content is escaped as bytes, unchecked.
                 let line = &mut self.line;
                 line.clear();
-                line.push_str("{\"match\":");
-                request::push_json_string(line, &text);
+                line.extend_from_slice(b"{\"match\":");
+                request::push_json_bytes(line, content);
                 if self.file_json.is_empty() {
                     // The same for every line of this input: escaped once.
-                    self.file_json.push_str(",\"file\":");
-                    request::push_json_string(&mut self.file_json, self.file);
+                    self.file_json.extend_from_slice(b",\"file\":");
+                    request::push_json_bytes(&mut self.file_json, self.file.as_bytes());
                 }
-                line.push_str(&self.file_json);
+                line.extend_from_slice(&self.file_json);
                 request::push_offsets(line, start, end);
-                line.push_str("}\n");
-                self.out.write_all(line.as_bytes())
+                line.extend_from_slice(b"}\n");
+                self.out.write_all(line)
             }
         }
     }
@@ -357,8 +353,8 @@ fn stream(args: StreamArgs) -> ExitCode {
             file: &input.name,
             max_match_bytes: args.max_match_bytes,
             content: std::mem::take(&mut content),
-            line: String::new(),
-            file_json: String::new(),
+            line: Vec::new(),
+            file_json: Vec::new(),
             start: Pos::default(),
             printed: 0,
             failure: None,

@@ -384,7 +384,7 @@ pub fn run(request: &Request) -> Reply {
 
 /// Appends `s` as a JSON string literal, escaped exactly as `serde_json` does (`\"`, `\\`,
 /// the short escapes `\b \f \n \r \t`, `\u00XX` for other control characters, everything else
-/// as is), without allocating: it is on the per-match path of every JSON output.
+/// as is), without allocating.
 ///
 /// ```
 /// let mut out = String::new();
@@ -392,36 +392,81 @@ pub fn run(request: &Request) -> Reply {
 /// assert_eq!(out, r#""a\"b\n\u0001é""#);
 /// ```
 pub fn push_json_string(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(s.len() + 2);
     out.push('"');
-    let bytes = s.as_bytes();
+    escape_json(s.as_bytes(), |piece| match piece {
+        // Escapable bytes are ASCII, so plain runs lie on character boundaries.
+        Piece::Plain(run) => out.push_str(s.get(run).unwrap_or_default()),
+        Piece::Escape(e) => out.push_str(core::str::from_utf8(e).unwrap_or_default()),
+    });
+    out.push('"');
+}
+
+/// [`push_json_string`] for text held as bytes that are known to be UTF-8 (a match's
+/// content, which the scanner validated), into a byte buffer: the per-match path of
+/// `--json-lines` and the stream endpoint, which then need not check the UTF-8 again. Bytes
+/// that are not UTF-8 are copied as they are, so the output is only as valid as the input.
+///
+/// ```
+/// let mut out = Vec::new();
+/// extract_between::request::push_json_bytes(&mut out, "a\"b\n\u{1}é".as_bytes());
+/// assert_eq!(String::from_utf8(out).unwrap(), r#""a\"b\n\u0001é""#);
+/// ```
+pub fn push_json_bytes(out: &mut Vec<u8>, s: &[u8]) {
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    escape_json(s, |piece| match piece {
+        Piece::Plain(run) => out.extend_from_slice(s.get(run).unwrap_or_default()),
+        Piece::Escape(e) => out.extend_from_slice(e),
+    });
+    out.push(b'"');
+}
+
+/// A part of a JSON string literal's body: a run of input bytes that stand as they are, or
+/// the escape of one byte.
+enum Piece<'e> {
+    Plain(core::ops::Range<usize>),
+    Escape(&'e [u8]),
+}
+
+/// Splits `bytes` into the pieces of its JSON string literal (without the quotes), in order.
+#[inline]
+fn escape_json(bytes: &[u8], mut emit: impl FnMut(Piece<'_>)) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
-        let short = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0C => "\\f",
-            0x00..=0x1F => "",
+        let short: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0x00..=0x1F => b"",
             _ => continue,
         };
-        // Escapable bytes are ASCII, so `start..i` lies on character boundaries.
-        out.push_str(&s[start..i]);
+        if i > start {
+            emit(Piece::Plain(start..i));
+        }
         if short.is_empty() {
-            out.push_str("\\u00");
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0xF)]));
+            let hex = |n: u8| HEX[usize::from(n & 0xF)];
+            emit(Piece::Escape(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                hex(b >> 4),
+                hex(b),
+            ]));
         } else {
-            out.push_str(short);
+            emit(Piece::Escape(short));
         }
         start = i + 1;
     }
-    out.push_str(&s[start..]);
-    out.push('"');
+    if bytes.len() > start {
+        emit(Piece::Plain(start..bytes.len()));
+    }
 }
 
 /// Appends the decimal form of `n` (the per-match offsets of JSON output) without going
@@ -472,21 +517,39 @@ fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
 ///
 /// ```
 /// use extract_between::Pos;
-/// let mut out = String::new();
+/// let mut out = Vec::new();
 /// extract_between::request::push_offsets(&mut out, Pos { byte: 7, utf16: 3 }, Pos { byte: 9, utf16: 4 });
-/// assert_eq!(out, r#","byte_start":7,"byte_end":9,"utf16_start":3,"utf16_end":4"#);
+/// assert_eq!(out, br#","byte_start":7,"byte_end":9,"utf16_start":3,"utf16_end":4"#);
 /// ```
-pub fn push_offsets(out: &mut String, start: crate::Pos, end: crate::Pos) {
-    // Keys and numbers gathered on the stack: one UTF-8 check and one append per line.
+pub fn push_offsets(out: &mut Vec<u8>, start: crate::Pos, end: crate::Pos) {
+    // Keys and numbers gathered on the stack, then one append per line. Every copy into the
+    // stack line has a fixed size (a key padded to 16 bytes, 20 digit bytes) and the line
+    // moves on by the real length: variable-sized copies each became a call to `memmove`,
+    // eight per line.
     const KEYS: [&str; 4] = [
         ",\"byte_start\":",
         ",\"byte_end\":",
         ",\"utf16_start\":",
         ",\"utf16_end\":",
     ];
-    // Room for the keys and four numbers of up to 20 digits (u64::MAX has 20).
+    const PADDED: [[u8; 16]; 4] = {
+        let mut padded = [[0u8; 16]; 4];
+        let mut k = 0;
+        while k < 4 {
+            let key = KEYS[k].as_bytes();
+            let mut i = 0;
+            while i < key.len() {
+                padded[k][i] = key[i];
+                i += 1;
+            }
+            k += 1;
+        }
+        padded
+    };
+    // Room for the keys and four numbers of up to 20 digits (u64::MAX has 20), plus the
+    // slack the last fixed-size copy may write past them.
     const ROOM: usize = {
-        let (mut room, mut k) = (4 * 20, 0);
+        let (mut room, mut k) = (4 * 20 + 20, 0);
         while k < KEYS.len() {
             room += KEYS[k].len();
             k += 1;
@@ -495,19 +558,22 @@ pub fn push_offsets(out: &mut String, start: crate::Pos, end: crate::Pos) {
     };
     let mut line = [0u8; ROOM];
     let mut len = 0;
-    for (key, n) in KEYS
-        .iter()
-        .zip([start.byte, end.byte, start.utf16, end.utf16])
+    for (k, n) in [start.byte, end.byte, start.utf16, end.utf16]
+        .into_iter()
+        .enumerate()
     {
-        line[len..len + key.len()].copy_from_slice(key.as_bytes());
-        len += key.len();
-        let mut digits = [0u8; 20];
-        let at = decimal(n, &mut digits);
-        line[len..len + 20 - at].copy_from_slice(&digits[at..]);
+        line[len..len + 16].copy_from_slice(&PADDED[k]);
+        len += KEYS[k].len();
+        // The digits end at 20; the 20 bytes copied from where they begin may take zeros
+        // after them, which the next key or the end of the line leaves out.
+        let mut digits = [0u8; 40];
+        let at = digits
+            .first_chunk_mut::<20>()
+            .map_or(20, |head| decimal(n, head));
+        line[len..len + 20].copy_from_slice(&digits[at..at + 20]);
         len += 20 - at;
     }
-    // ASCII only: the check cannot fail.
-    out.push_str(core::str::from_utf8(&line[..len]).unwrap_or_default());
+    out.extend_from_slice(&line[..len]);
 }
 
 fn invalid_input_body(e: &InvalidInput) -> String {

@@ -805,7 +805,9 @@ where
             cx.waker().wake_by_ref();
             return Poll::Pending;
         }
-        let mut out = String::new();
+        // Bytes, not a `String`: match content is valid UTF-8 from the scanner and is escaped
+        // as bytes, without checking it again per line.
+        let mut out = Vec::new();
         loop {
             match this.matches.poll_next_unpin(cx) {
                 Poll::Ready(Some(Ok(m))) => {
@@ -814,27 +816,28 @@ where
                         out.reserve(NDJSON_BATCH + 256);
                     }
                     let (start, end) = m.span();
-                    out.push_str("{\"match\":");
-                    request::push_json_string(&mut out, m.as_str());
+                    out.extend_from_slice(b"{\"match\":");
+                    request::push_json_bytes(&mut out, m.bytes());
                     request::push_offsets(&mut out, start, end);
-                    out.push_str("}\n");
+                    out.extend_from_slice(b"}\n");
                     if out.len() >= NDJSON_BATCH {
                         return Poll::Ready(Some(Ok(Bytes::from(out))));
                     }
                 }
                 Poll::Ready(Some(Err(e))) => {
                     this.done = true;
-                    out.push_str(&stream_error_line(&e));
-                    out.push('\n');
+                    out.extend_from_slice(stream_error_line(&e).as_bytes());
+                    out.push(b'\n');
                     return Poll::Ready(Some(Ok(Bytes::from(out))));
                 }
                 Poll::Ready(None) => {
                     this.done = true;
-                    out.push_str(&format!(
+                    let summary = format!(
                         "{{\"done\":true,\"matches\":{},\"truncated\":{}}}\n",
                         this.matches.delivered(),
                         this.matches.truncated().unwrap_or(false)
-                    ));
+                    );
+                    out.extend_from_slice(summary.as_bytes());
                     return Poll::Ready(Some(Ok(Bytes::from(out))));
                 }
                 Poll::Pending if out.is_empty() => return Poll::Pending,

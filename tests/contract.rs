@@ -272,7 +272,8 @@ fn whitespace_around_members_is_fine() {
     assert_eq!(v, json!({"matches": ["a"], "truncated": false}));
 }
 
-/// The hand-written escaper is byte-for-byte serde_json's, for any string.
+/// The hand-written escaper is byte-for-byte serde_json's, for any string, in both its
+/// forms (a `String` from a `&str`, bytes from bytes).
 #[test]
 fn json_escaping_matches_serde_json() {
     fn prop(s: String, controls: Vec<u8>) -> bool {
@@ -281,9 +282,12 @@ fn json_escaping_matches_serde_json() {
             text.push(char::from(c % 0x20));
             text.push_str("\"\\\u{7f}\u{2028}😀");
         }
+        let serde = serde_json::to_string(&text).unwrap();
         let mut ours = String::new();
         extract_between::request::push_json_string(&mut ours, &text);
-        ours == serde_json::to_string(&text).unwrap()
+        let mut bytes = b"x".to_vec();
+        extract_between::request::push_json_bytes(&mut bytes, text.as_bytes());
+        ours == serde && bytes[1..] == *serde.as_bytes()
     }
     quickcheck::QuickCheck::new()
         .tests(3000)
@@ -297,11 +301,11 @@ fn push_offsets_takes_the_largest_offsets() {
         byte: u64::MAX,
         utf16: u64::MAX,
     };
-    let mut line = String::new();
+    let mut line = Vec::new();
     extract_between::request::push_offsets(&mut line, max, max);
     let m = u64::MAX;
     assert_eq!(
-        line,
+        String::from_utf8(line).unwrap(),
         format!(",\"byte_start\":{m},\"byte_end\":{m},\"utf16_start\":{m},\"utf16_end\":{m}")
     );
 }
