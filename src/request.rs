@@ -484,16 +484,40 @@ pub fn push_u64(out: &mut String, n: u64) {
     out.push_str(core::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
+/// Two decimal digits per entry: `00` to `99`.
+const PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// The decimal digits of `n`, which is below 10^16, in a register: the first digit in the
+/// lowest byte, as `to_le_bytes` lays them out; and how many there are. Built in a register
+/// and stored once, the digits are not read back from the two-byte stores a buffer needs,
+/// which stalled the copy of each number (store forwarding) in `--json-lines`.
+fn decimal_small(mut n: u64) -> (u128, usize) {
+    let pair = |p: u64| {
+        let at = 2 * p as usize;
+        u128::from(u16::from_le_bytes([PAIRS[at], PAIRS[at + 1]]))
+    };
+    let (mut digits, mut count) = (0u128, 0);
+    while n >= 100 {
+        digits = digits << 16 | pair(n % 100);
+        n /= 100;
+        count += 2;
+    }
+    if n >= 10 {
+        (digits << 16 | pair(n), count + 2)
+    } else {
+        (digits << 8 | u128::from(b'0' + n as u8), count + 1)
+    }
+}
+
 /// Writes the decimal digits of `n` at the end of `digits`; returns where they begin.
 fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
     // Two digits per division, from a table: a match line has four numbers, and a digit
     // at a time (a division and a `push` each) was a third of `--json-lines`' time.
-    const PAIRS: &[u8; 200] = b"\
-        0001020304050607080910111213141516171819\
-        2021222324252627282930313233343536373839\
-        4041424344454647484950515253545556575859\
-        6061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899";
     let mut at = digits.len();
     while n >= 100 {
         let pair = 2 * (n % 100) as usize;
@@ -564,14 +588,20 @@ pub fn push_offsets(out: &mut Vec<u8>, start: crate::Pos, end: crate::Pos) {
     {
         line[len..len + 16].copy_from_slice(&PADDED[k]);
         len += KEYS[k].len();
-        // The digits end at 20; the 20 bytes copied from where they begin may take zeros
-        // after them, which the next key or the end of the line leaves out.
-        let mut digits = [0u8; 40];
-        let at = digits
-            .first_chunk_mut::<20>()
-            .map_or(20, |head| decimal(n, head));
-        line[len..len + 20].copy_from_slice(&digits[at..at + 20]);
-        len += 20 - at;
+        if n < 10_u64.pow(16) {
+            let (digits, count) = decimal_small(n);
+            line[len..len + 16].copy_from_slice(&digits.to_le_bytes());
+            len += count;
+        } else {
+            // Offsets past 10 PB: the digits end at 20; the 20 bytes copied from where they
+            // begin may take zeros after them, which what follows overwrites or leaves out.
+            let mut digits = [0u8; 40];
+            let at = digits
+                .first_chunk_mut::<20>()
+                .map_or(20, |head| decimal(n, head));
+            line[len..len + 20].copy_from_slice(&digits[at..at + 20]);
+            len += 20 - at;
+        }
     }
     out.extend_from_slice(&line[..len]);
 }

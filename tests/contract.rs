@@ -294,6 +294,47 @@ fn json_escaping_matches_serde_json() {
         .quickcheck(prop as fn(String, Vec<u8>) -> bool);
 }
 
+/// The offsets line reads like `format!` for numbers of every length (1 to 20 digits,
+/// either side of 10^16, where the formatter changes method).
+#[test]
+fn push_offsets_formats_like_display() {
+    fn prop(n: [u64; 4], shift: [u8; 4]) -> bool {
+        let v: Vec<u64> = n
+            .iter()
+            .zip(shift)
+            .map(|(&n, s)| match s % 70 {
+                64 => 10_u64.pow(16) - 1,
+                65 => 10_u64.pow(16),
+                66 => 10_u64.pow(15),
+                67 => 9,
+                68 => 10,
+                69 => 0,
+                s => n >> s,
+            })
+            .collect();
+        let (start, end) = (
+            extract_between::Pos {
+                byte: v[0],
+                utf16: v[2],
+            },
+            extract_between::Pos {
+                byte: v[1],
+                utf16: v[3],
+            },
+        );
+        let mut line = b"x".to_vec();
+        extract_between::request::push_offsets(&mut line, start, end);
+        line == format!(
+            "x,\"byte_start\":{},\"byte_end\":{},\"utf16_start\":{},\"utf16_end\":{}",
+            v[0], v[1], v[2], v[3]
+        )
+        .into_bytes()
+    }
+    quickcheck::QuickCheck::new()
+        .tests(5000)
+        .quickcheck(prop as fn([u64; 4], [u8; 4]) -> bool);
+}
+
 /// The widest offsets line (every offset at its largest) fits and reads right.
 #[test]
 fn push_offsets_takes_the_largest_offsets() {
