@@ -524,13 +524,7 @@ fn too_many_streams_get_503() {
 fn sigterm_lets_in_flight_requests_finish() {
     let mut server = Server::start(&[]);
     let (mut s, mut reader) = open_bracket_stream(&server, b"[a]");
-    let pid = server.child.id().to_string();
-    // The shell's builtin `kill`, so the test needs no procps.
-    let signalled = std::process::Command::new("sh")
-        .args(["-c", &format!("kill -TERM {pid}")])
-        .status()
-        .unwrap();
-    assert!(signalled.success());
+    server.sigterm();
     std::thread::sleep(Duration::from_millis(300));
     // Still running: the upload is in flight.
     assert!(server.child.try_wait().unwrap().is_none());
@@ -808,12 +802,7 @@ fn logs_to_a_pipe_have_no_escape_codes() {
 fn sigterm_right_after_the_announcement_is_a_clean_exit() {
     for _ in 0..5 {
         let mut server = Server::start(&[]);
-        let pid = server.child.id().to_string();
-        let signalled = std::process::Command::new("sh")
-            .args(["-c", &format!("kill -TERM {pid}")])
-            .status()
-            .unwrap();
-        assert!(signalled.success());
+        server.sigterm();
         let status = server.child.wait().unwrap();
         assert!(status.success(), "{status:?}");
     }

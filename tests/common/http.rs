@@ -44,6 +44,16 @@ impl Server {
             .unwrap()
     }
 
+    /// Sends the server SIGTERM with the shell's builtin `kill`, so the tests need no procps.
+    pub fn sigterm(&self) {
+        let pid = self.child.id().to_string();
+        let signalled = Command::new("sh")
+            .args(["-c", &format!("kill -TERM {pid}")])
+            .status()
+            .unwrap();
+        assert!(signalled.success());
+    }
+
     pub fn connect(&self) -> TcpStream {
         let s = TcpStream::connect(self.addr).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
