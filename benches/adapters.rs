@@ -29,10 +29,19 @@ fn stream_count(markers: &Markers, text: &Bytes) -> usize {
     })
 }
 
+/// Consumed like the Stream adapter, with `while let` as users write it: through `fold`, which
+/// moves each item into a new future, the same codec measured 1.21x slower on dense text and
+/// 1.12x on Unicode text (paired, one binary).
 fn codec_count(markers: &Markers, text: &[u8]) -> usize {
-    let framed =
+    let mut framed =
         FramedRead::with_capacity(text, ExtractCodec::new(markers, Options::default()), CHUNK);
-    futures::executor::block_on(framed.fold(0, |n, m| async move { n + usize::from(m.is_ok()) }))
+    futures::executor::block_on(async {
+        let mut n = 0;
+        while let Some(m) = framed.next().await {
+            n += usize::from(m.is_ok());
+        }
+        n
+    })
 }
 
 /// The corpus as `Bytes` for the Stream adapter, and as text for `extract` and the codec
