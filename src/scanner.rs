@@ -485,7 +485,7 @@ impl Scanner {
     #[doc(hidden)]
     pub fn avx2_simd(self) -> Scanner {
         #[cfg(target_arch = "x86_64")]
-        if self.simd == Simd::Avx512 {
+        if matches!(self.simd, Simd::Avx512 { .. }) {
             return Scanner {
                 simd: Simd::Avx2,
                 ..self
@@ -713,7 +713,7 @@ impl Scanner {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Simd::Avx512` is only chosen when the CPU has AVX-512 BW and AVX2.
             #[allow(unsafe_code)]
-            Simd::Avx512 => unsafe { self.scan_ascii_avx512(data, sink) },
+            Simd::Avx512 { .. } => unsafe { self.scan_ascii_avx512(data, sink) },
         }
     }
 
@@ -767,15 +767,16 @@ impl Scanner {
                 let _ = (data, sink);
                 (0, ControlFlow::Continue(()))
             }
-            // SAFETY: `Simd::Avx2` is only chosen when the CPU has AVX2 and POPCNT.
+            // SAFETY: `Simd::Avx2` and `Simd::Avx512` are only chosen when the CPU has AVX2
+            // and POPCNT.
             #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
-            Simd::Avx2 => unsafe { self.scan_utf8_avx2(data, sink) },
-            // SAFETY: `Simd::Avx512` is only chosen when the CPU has AVX-512 BW, AVX2 and
-            // POPCNT.
+            Simd::Avx2 | Simd::Avx512 { vbmi: false } => unsafe { self.scan_utf8_avx2(data, sink) },
+            // SAFETY: `Simd::Avx512 { vbmi: true }` is only chosen when the CPU has AVX-512
+            // BW and VBMI, AVX2 and POPCNT.
             #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
-            Simd::Avx512 => unsafe { self.scan_utf8_avx512(data, sink) },
+            Simd::Avx512 { vbmi: true } => unsafe { self.scan_utf8_avx512(data, sink) },
         }
     }
 
@@ -799,7 +800,7 @@ impl Scanner {
 
     /// [`Scanner::scan_utf8`] with the block tests compiled with AVX-512 BW.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512bw,avx2,popcnt")]
+    #[target_feature(enable = "avx512bw,avx512vbmi,avx2,popcnt")]
     fn scan_utf8_avx512<S: Sink + ?Sized>(
         &mut self,
         data: &[u8],
@@ -1224,9 +1225,13 @@ enum Simd {
     Baseline,
     #[cfg(target_arch = "x86_64")]
     Avx2,
-    /// AVX2 and AVX-512 BW: the UTF-8 fast path's block tests use the wider vectors.
+    /// AVX2 and AVX-512 BW: the ASCII fast path uses the wider vectors, and so does the UTF-8
+    /// one where the CPU also has VBMI (its nibble lookups are `vpermb`; without it, that
+    /// path is AVX2's).
     #[cfg(target_arch = "x86_64")]
-    Avx512,
+    Avx512 {
+        vbmi: bool,
+    },
 }
 
 impl Simd {
@@ -1237,7 +1242,9 @@ impl Simd {
             && std::arch::is_x86_feature_detected!("popcnt")
         {
             if std::arch::is_x86_feature_detected!("avx512bw") {
-                return Simd::Avx512;
+                return Simd::Avx512 {
+                    vbmi: std::arch::is_x86_feature_detected!("avx512vbmi"),
+                };
             }
             return Simd::Avx2;
         }
