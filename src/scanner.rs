@@ -277,16 +277,13 @@ struct Needle {
 /// packed-pair search picks them, so that common bytes like `<` in HTML do not make every
 /// position a candidate. A one-byte needle probes its byte twice.
 ///
-/// The UTF-8 fast path tests a third byte too: the one a three-byte needle has left (the
-/// shape of a CJK bracket), so that its candidates are its occurrences and need no compare.
+/// The UTF-8 fast path tests the same two bytes (for a CJK bracket, its two continuation
+/// bytes: a third compare per block cost more than the occasional candidate's compare).
 #[derive(Clone, Copy, Debug)]
 struct Probe {
     first: (usize, u8),
     second: (usize, u8),
-    // Only the UTF-8 fast path (x86-64) reads it.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    third: (usize, u8),
-    /// Whether the three probed bytes are the whole needle (a candidate is then an
+    /// Whether the two probed bytes are the whole needle (a candidate is then an
     /// occurrence; decided here, once, not for every chunk).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     exact: bool,
@@ -312,16 +309,10 @@ impl Probe {
         });
         let mut bytes = [0; Probe::MAX_LEN];
         bytes[..needle.len()].copy_from_slice(needle);
-        // The first offset not probed yet (for a needle of up to three bytes, the last one
-        // not probed: with it, all of them are).
-        let i3 = (0..needle.len())
-            .find(|&k| k != i1 && k != i2)
-            .unwrap_or(i1);
         Some(Probe {
             first: (i1, needle[i1]),
             second: (i2, needle[i2]),
-            third: (i3, needle[i3]),
-            exact: (0..needle.len()).all(|k| [i1, i2, i3].contains(&k)),
+            exact: (0..needle.len()).all(|k| k == i1 || k == i2),
             bytes,
             len: needle.len(),
             ascii: needle.is_ascii(),
@@ -826,15 +817,15 @@ impl Scanner {
         &mut self,
         data: &[u8],
         sink: &mut S,
-        block: impl Fn(&[u8; 98], [(usize, u8); 3]) -> Option<(Utf8Block, u64)>,
-        candidates: impl Fn(&[u8; 98], [(usize, u8); 3]) -> u64,
+        block: impl Fn(&[u8; 98], [(usize, u8); 2]) -> Option<(Utf8Block, u64)>,
+        candidates: impl Fn(&[u8; 98], [(usize, u8); 2]) -> u64,
         prefix: impl Fn(&[u8; 32], usize) -> avx2::Prefix,
         starts: impl Fn(&avx2::Prefix, &[u8; 32]) -> bool,
     ) -> (usize, ControlFlow<()>) {
         // A needle without a probe is never sought here.
         let side = |needle: &Needle| {
             needle.probe.map(|p| Side {
-                pair: [p.first, p.second, p.third],
+                pair: [p.first, p.second],
                 exact: p.exact,
                 prefix: prefix(&p.bytes, p.len),
                 len: p.len,
@@ -1407,7 +1398,7 @@ fn find_with<const FOLD: bool>(
 #[cfg(target_arch = "x86_64")]
 struct Side {
     /// The probed bytes: (offset in the needle, byte).
-    pair: [(usize, u8); 3],
+    pair: [(usize, u8); 2],
     /// Whether the probed bytes are the whole needle (a candidate is then an occurrence).
     exact: bool,
     prefix: avx2::Prefix,
@@ -1451,8 +1442,8 @@ impl Walk {
         tests: &Tests<B, C, T>,
     ) -> Option<[(usize, u64); 2]>
     where
-        B: Fn(&[u8; 98], [(usize, u8); 3]) -> Option<(Utf8Block, u64)>,
-        C: Fn(&[u8; 98], [(usize, u8); 3]) -> u64,
+        B: Fn(&[u8; 98], [(usize, u8); 2]) -> Option<(Utf8Block, u64)>,
+        C: Fn(&[u8; 98], [(usize, u8); 2]) -> u64,
         T: Fn(&avx2::Prefix, &[u8; 32]) -> bool,
     {
         let side = sides[K].as_ref()?;

@@ -394,7 +394,7 @@ pub(crate) mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(crate) fn utf8_block(
         window: &[u8; 98],
-        probe: [(usize, u8); 3],
+        probe: [(usize, u8); 2],
     ) -> Option<(super::Utf8Block, u64)> {
         let nibble = _mm256_set1_epi8(0x0F);
         let high = |v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
@@ -402,9 +402,8 @@ pub(crate) mod avx2 {
         let current_high = table(BY_CURRENT_HIGH);
         let mut errors = _mm256_setzero_si256();
         let bits = |v| u64::from(_mm256_movemask_epi8(v) as u32);
-        let [(i1, b1), (i2, b2), (i3, b3)] = probe;
+        let [(i1, b1), (i2, b2)] = probe;
         let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
-        let b3 = _mm256_set1_epi8(b3 as i8);
         let (mut hits, mut conts, mut fours) = (0, 0, 0);
         for at in [3, 35] {
             let v = load(window, at);
@@ -427,11 +426,8 @@ pub(crate) mod avx2 {
             errors = _mm256_or_si256(errors, _mm256_xor_si256(special, must));
             let shift = at - 3;
             hits |= bits(_mm256_and_si256(
-                _mm256_and_si256(
-                    _mm256_cmpeq_epi8(load(window, at + i1), b1),
-                    _mm256_cmpeq_epi8(load(window, at + i2), b2),
-                ),
-                _mm256_cmpeq_epi8(load(window, at + i3), b3),
+                _mm256_cmpeq_epi8(load(window, at + i1), b1),
+                _mm256_cmpeq_epi8(load(window, at + i2), b2),
             )) << shift;
             // Signed, continuation bytes are the ones below -64.
             conts |= bits(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)) << shift;
@@ -448,7 +444,7 @@ pub(crate) mod avx2 {
     /// `window[3 + k + offset] == byte` for each `(offset, byte)` of `probe`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 3]) -> u64 {
+    pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
         [3, 35].into_iter().fold(0, |hits, at| {
             let hit = probe
                 .into_iter()
@@ -615,7 +611,7 @@ pub(crate) mod avx512 {
     #[target_feature(enable = "avx512bw,avx512vbmi")]
     pub(crate) fn utf8_block(
         window: &[u8; 98],
-        probe: [(usize, u8); 3],
+        probe: [(usize, u8); 2],
     ) -> Option<(super::Utf8Block, u64)> {
         // `vpermb` looks up 64-entry tables with the index's low six bits: the nibble
         // lookups need no mask (three instructions fewer than with `vpshufb` per block).
@@ -654,7 +650,7 @@ pub(crate) mod avx512 {
     /// [`super::avx2::candidates`] with AVX-512 BW.
     #[inline]
     #[target_feature(enable = "avx512bw")]
-    pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 3]) -> u64 {
+    pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
         probe.into_iter().fold(!0, |hits, (at, byte)| {
             _mm512_mask_cmpeq_epi8_mask(hits, load(window, 3 + at), _mm512_set1_epi8(byte as i8))
         })

@@ -9,7 +9,9 @@ use extract_between::{Capped, Collect, Collected, Markers, ScanError, Scanner, S
 use quickcheck::{Arbitrary, Gen};
 
 /// Pieces mixing ASCII, marker-ish punctuation, two- and three-byte characters, an astral
-/// emoji (a surrogate pair in UTF-16) and a combining sequence.
+/// emoji (a surrogate pair in UTF-16) and a combining sequence. The zero-width (non-)joiner
+/// shares its last two bytes with `「`/`」` (`E2 80 8C`/`8D` against `E3 80 8C`/`8D`): the
+/// bytes the UTF-8 fast path probes, so they make candidates that are not occurrences.
 pub const ALPHABET: &[&str] = &[
     "a",
     "b",
@@ -26,6 +28,8 @@ pub const ALPHABET: &[&str] = &[
     "😀",
     "e\u{301}",
     "\u{10FFFF}",
+    "\u{200C}",
+    "\u{200D}",
 ];
 
 #[derive(Clone, Debug)]
