@@ -283,6 +283,10 @@ struct Needle {
 struct Probe {
     first: (usize, u8),
     second: (usize, u8),
+    /// The one byte a three-byte needle has left: a candidate is confirmed by comparing it
+    /// alone.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    third: Option<(usize, u8)>,
     /// Whether the two probed bytes are the whole needle (a candidate is then an
     /// occurrence; decided here, once, not for every chunk).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -309,10 +313,16 @@ impl Probe {
         });
         let mut bytes = [0; Probe::MAX_LEN];
         bytes[..needle.len()].copy_from_slice(needle);
+        let exact = (0..needle.len()).all(|k| k == i1 || k == i2);
+        let third = (0..needle.len())
+            .find(|&k| k != i1 && k != i2)
+            .filter(|_| !exact && needle.len() == 3)
+            .map(|k| (k, needle[k]));
         Some(Probe {
             first: (i1, needle[i1]),
             second: (i2, needle[i2]),
-            exact: (0..needle.len()).all(|k| k == i1 || k == i2),
+            third,
+            exact,
             bytes,
             len: needle.len(),
             ascii: needle.is_ascii(),
@@ -827,6 +837,7 @@ impl Scanner {
             needle.probe.map(|p| Side {
                 pair: [p.first, p.second],
                 exact: p.exact,
+                third: p.third,
                 prefix: prefix(&p.bytes, p.len),
                 len: p.len,
                 units: needle.utf16_len,
@@ -1401,6 +1412,8 @@ struct Side {
     pair: [(usize, u8); 2],
     /// Whether the probed bytes are the whole needle (a candidate is then an occurrence).
     exact: bool,
+    /// A three-byte needle's third byte (see [`Probe`]).
+    third: Option<(usize, u8)>,
     prefix: avx2::Prefix,
     len: usize,
     /// Its length in UTF-16 units.
@@ -1499,11 +1512,15 @@ impl Walk {
             while found != 0 {
                 let bit = found.trailing_zeros();
                 let q = self.base + bit as usize;
-                let occurs = side.exact || {
-                    // A block is only tested when 32 bytes follow any start in it.
-                    let here = data.get(q..).and_then(<[u8]>::first_chunk::<32>);
-                    (tests.starts)(&side.prefix, here.unwrap_or(&[0; 32]))
-                };
+                // A block is only tested when 32 bytes follow any start in it.
+                let occurs = side.exact
+                    || match side.third {
+                        Some((at, byte)) => data.get(q + at) == Some(&byte),
+                        None => {
+                            let here = data.get(q..).and_then(<[u8]>::first_chunk::<32>);
+                            (tests.starts)(&side.prefix, here.unwrap_or(&[0; 32]))
+                        }
+                    };
                 if occurs {
                     let units_q = self.units + block.units_below(bit);
                     (self.i, self.units_i) = (q + side.len, units_q + side.units);
