@@ -495,6 +495,30 @@ impl Scanner {
         self
     }
 
+    /// The same scanner as a CPU with AVX-512 BW but without VBMI runs it (the AVX-512 ASCII
+    /// path, the AVX2 UTF-8 path) where this CPU has both: for tests and fuzzing, which check
+    /// that combination on one machine.
+    ///
+    /// ```
+    /// use extract_between::{Collect, Markers, Scanner};
+    /// let text = "x".repeat(100) + &"字".repeat(100) + "「a」";
+    /// let mut s = Scanner::new(&Markers::new("「", "」").unwrap()).without_vbmi();
+    /// let mut found = Collect::default();
+    /// s.feed(text.as_bytes(), &mut found).unwrap();
+    /// assert_eq!(found.matches[0].text, "a");
+    /// ```
+    #[doc(hidden)]
+    pub fn without_vbmi(self) -> Scanner {
+        #[cfg(target_arch = "x86_64")]
+        if matches!(self.simd, Simd::Avx512 { .. }) {
+            return Scanner {
+                simd: Simd::Avx512 { vbmi: false },
+                ..self
+            };
+        }
+        self
+    }
+
     /// Scans the next chunk of input, reporting to `sink`.
     ///
     /// Returns `Ok(ControlFlow::Break(()))` once the sink has asked to stop, now or earlier:

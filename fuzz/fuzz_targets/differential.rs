@@ -55,10 +55,11 @@ struct Seen {
 }
 
 fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize]) -> Seen {
-    // Odd plans take the baseline (SSE2) fast paths even on a CPU with more, and plans of
-    // 2 or 6 pieces AVX2 even on a CPU with AVX-512: each instruction set the CPU has is
-    // checked.
+    // Odd plans take the baseline (SSE2) fast paths even on a CPU with more, plans of 2 or 6
+    // pieces AVX2 even on a CPU with AVX-512, and the others, for texts of odd length,
+    // AVX-512 without VBMI: each instruction set the CPU has is checked.
     let mut scanner = match plan.len() % 4 {
+        0 if text.len() % 2 == 1 => Scanner::new(markers).without_vbmi(),
         0 => Scanner::new(markers),
         2 => Scanner::new(markers).avx2_simd(),
         _ => Scanner::new(markers).baseline_simd(),
