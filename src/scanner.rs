@@ -486,12 +486,8 @@ impl Scanner {
     #[doc(hidden)]
     pub fn avx2_simd(self) -> Scanner {
         #[cfg(target_arch = "x86_64")]
-        if matches!(self.simd, Simd::Avx512 { .. }) {
-            return Scanner {
-                simd: Simd::Avx2,
-                ..self
-            };
-        }
+        return self.below_avx512(Simd::Avx2);
+        #[cfg(not(target_arch = "x86_64"))]
         self
     }
 
@@ -510,11 +506,17 @@ impl Scanner {
     #[doc(hidden)]
     pub fn without_vbmi(self) -> Scanner {
         #[cfg(target_arch = "x86_64")]
+        return self.below_avx512(Simd::Avx512 { vbmi: false });
+        #[cfg(not(target_arch = "x86_64"))]
+        self
+    }
+
+    /// The same scanner with `simd` where the CPU has AVX-512 (and so everything `simd`
+    /// asks for); otherwise unchanged.
+    #[cfg(target_arch = "x86_64")]
+    fn below_avx512(self, simd: Simd) -> Scanner {
         if matches!(self.simd, Simd::Avx512 { .. }) {
-            return Scanner {
-                simd: Simd::Avx512 { vbmi: false },
-                ..self
-            };
+            return Scanner { simd, ..self };
         }
         self
     }
