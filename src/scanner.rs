@@ -815,10 +815,11 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
+        let consts = avx2::Consts::new();
         self.scan_utf8_with(
             data,
             sink,
-            |w, p| avx2::utf8_block(w, p),
+            |w, p| avx2::utf8_block(&consts, w, p),
             |w, p| avx2::candidates(w, p),
             |n, len| avx2::Prefix::new(n, len),
             |n, here| n.starts(here),

@@ -334,10 +334,10 @@ mod lookup {
 pub(crate) mod avx2 {
     use super::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
     use core::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
-        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi8,
-        _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8,
-        _mm256_testz_si256, _mm256_xor_si256,
+        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi8, _mm256_setzero_si256,
+        _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8, _mm256_testz_si256,
+        _mm256_xor_si256,
     };
 
     #[inline]
@@ -386,6 +386,37 @@ pub(crate) mod avx2 {
         _mm256_set_epi64x(hi, lo, hi, lo)
     }
 
+    /// The block test's constant vectors, made once per walk and passed through
+    /// [`core::hint::black_box`]: as constants, LLVM rematerialised each of them in the loop
+    /// (short of registers) with a byte broadcast from memory, a shuffle-port uop on the port
+    /// the lookups need; as values it reloads them from the stack, a plain load.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Consts {
+        nibble: __m256i,
+        prev_high: __m256i,
+        prev_low: __m256i,
+        current_high: __m256i,
+        x60: __m256i,
+        x70: __m256i,
+        x80: __m256i,
+    }
+
+    impl Consts {
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        pub(crate) fn new() -> Consts {
+            core::hint::black_box(Consts {
+                nibble: _mm256_set1_epi8(0x0F),
+                prev_high: table(BY_PREV_HIGH),
+                prev_low: table(BY_PREV_LOW),
+                current_high: table(BY_CURRENT_HIGH),
+                x60: _mm256_set1_epi8(0x60),
+                x70: _mm256_set1_epi8(0x70),
+                x80: _mm256_set1_epi8(0x80u8 as i8),
+            })
+        }
+    }
+
     /// Tests the block `window[3..67]` of UTF-8 (the three bytes before it give the
     /// context) in one pass: validation by the lookup method above (`None` when invalid),
     /// the UTF-16 units of each byte, and where the needle's probe bytes sit (`probe`:
@@ -393,13 +424,20 @@ pub(crate) mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(crate) fn utf8_block(
+        consts: &Consts,
         window: &[u8; 98],
         probe: [(usize, u8); 2],
     ) -> Option<(super::Utf8Block, u64)> {
-        let nibble = _mm256_set1_epi8(0x0F);
+        let Consts {
+            nibble,
+            prev_high,
+            prev_low,
+            current_high,
+            x60,
+            x70,
+            x80,
+        } = *consts;
         let high = |v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
-        let (prev_high, prev_low) = (table(BY_PREV_HIGH), table(BY_PREV_LOW));
-        let current_high = table(BY_CURRENT_HIGH);
         let mut errors = _mm256_setzero_si256();
         let bits = |v| u64::from(_mm256_movemask_epi8(v) as u32);
         let [(i1, b1), (i2, b2)] = probe;
@@ -408,20 +446,21 @@ pub(crate) mod avx2 {
         for at in [3, 35] {
             let v = load(window, at);
             let prev1 = load(window, at - 1);
+            let current = _mm256_shuffle_epi8(current_high, high(v));
             let special = _mm256_and_si256(
                 _mm256_and_si256(
                     _mm256_shuffle_epi8(prev_high, high(prev1)),
                     _mm256_shuffle_epi8(prev_low, _mm256_and_si256(prev1, nibble)),
                 ),
-                _mm256_shuffle_epi8(current_high, high(v)),
+                current,
             );
             // High bit set where a lead two or three bytes back asks for a continuation.
             let must = _mm256_and_si256(
                 _mm256_or_si256(
-                    _mm256_subs_epu8(load(window, at - 2), _mm256_set1_epi8(0x60)),
-                    _mm256_subs_epu8(load(window, at - 3), _mm256_set1_epi8(0x70)),
+                    _mm256_subs_epu8(load(window, at - 2), x60),
+                    _mm256_subs_epu8(load(window, at - 3), x70),
                 ),
-                _mm256_set1_epi8(0x80u8 as i8),
+                x80,
             );
             errors = _mm256_or_si256(errors, _mm256_xor_si256(special, must));
             let shift = at - 3;
@@ -429,10 +468,11 @@ pub(crate) mod avx2 {
                 _mm256_cmpeq_epi8(load(window, at + i1), b1),
                 _mm256_cmpeq_epi8(load(window, at + i2), b2),
             )) << shift;
-            // Signed, continuation bytes are the ones below -64.
-            conts |= bits(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)) << shift;
+            // The current byte's class has its high bit (`TWO_CONTS`) set exactly for
+            // continuation bytes: no compare needed.
+            conts |= bits(current) << shift;
             // High bit set exactly for F0..=FF.
-            fours |= bits(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) << shift;
+            fours |= bits(_mm256_subs_epu8(v, x70)) << shift;
         }
         if _mm256_testz_si256(errors, errors) == 0 {
             return None;
