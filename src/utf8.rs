@@ -387,9 +387,10 @@ pub(crate) mod avx2 {
     }
 
     /// The block test's constant vectors, made once per walk and passed through
-    /// [`core::hint::black_box`]: as constants, LLVM rematerialised each of them in the loop
-    /// (short of registers) with a byte broadcast from memory, a shuffle-port uop on the port
-    /// the lookups need; as values it reloads them from the stack, a plain load.
+    /// [`core::hint::black_box`] so that LLVM treats them as values. As constants, short of
+    /// AVX2's 16 registers, it rematerialised five of them inside the quiet loop as byte
+    /// broadcasts from memory, each a load and a uop on the shuffle port the lookups need;
+    /// as values they stay in registers there (or come back with a plain load).
     #[derive(Clone, Copy)]
     pub(crate) struct Consts {
         nibble: __m256i,
