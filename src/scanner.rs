@@ -554,7 +554,7 @@ impl Scanner {
             match std::str::from_utf8(character) {
                 Ok(_) => {
                     self.pending_len = 0;
-                    if self.scan(character, false, sink).is_break() {
+                    if self.pass_character(character, sink).is_break() {
                         return Ok(ControlFlow::Break(()));
                     }
                 }
@@ -625,6 +625,36 @@ impl Scanner {
         self.pending[..rest.len()].copy_from_slice(rest);
         self.pending_len = rest.len();
         Ok(ControlFlow::Continue(()))
+    }
+
+    /// Scans one whole character, cut by the last chunk boundary. With nothing held, it can
+    /// only matter to the needle sought if that needle begins with it; otherwise it is passed
+    /// (as content, inside a match) without the general path's setup (a `memmem` search, a
+    /// count of units), which cost more than the character.
+    fn pass_character<S: Sink + ?Sized>(
+        &mut self,
+        character: &[u8],
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        let inside = self.state == State::Inside;
+        let needle = if inside { &self.end } else { &self.start };
+        if self.held > 0 || needle.bytes().starts_with(character) {
+            return self.scan(character, false, sink);
+        }
+        if inside && sink.content(character).is_break() {
+            self.state = State::Stopped;
+            return ControlFlow::Break(());
+        }
+        let utf16 = if sink.utf16_offsets() {
+            self.scanned.utf16 + utf16_len(character)
+        } else {
+            0
+        };
+        self.scanned = Pos {
+            byte: self.scanned.byte + character.len() as u64,
+            utf16,
+        };
+        ControlFlow::Continue(())
     }
 
     /// Ends the input.
