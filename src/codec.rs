@@ -13,10 +13,9 @@
 //! (a decoder cannot stop its reader; end the stream yourself when
 //! [`ExtractCodec::is_done`] says so, e.g. with `take_while`).
 
-use crate::collect::Capped;
 use crate::markers::Markers;
 use crate::scanner::Scanner;
-use crate::stream::{Assembler, Error, Match, Options, Stop, feed_chunk};
+use crate::stream::{Assembly, Error, Match, Options, Stop};
 use bytes::BytesMut;
 use core::ops::ControlFlow;
 use std::io;
@@ -50,7 +49,7 @@ impl From<io::Error> for Error<io::Error> {
 #[derive(Debug)]
 pub struct ExtractCodec {
     scanner: Scanner,
-    sink: Capped<Assembler>,
+    assembly: Assembly,
     /// A terminal error, handed out after the matches completed before it.
     pending: Option<Error<io::Error>>,
     /// Nothing more will be scanned: the cap is known, or an error happened.
@@ -68,10 +67,7 @@ impl ExtractCodec {
     pub fn new(markers: &Markers, options: Options) -> ExtractCodec {
         ExtractCodec {
             scanner: Scanner::new(markers),
-            sink: Capped::new(
-                Assembler::new(options.get_max_match_bytes(), true),
-                options.get_max_matches().unwrap_or(u64::MAX),
-            ),
+            assembly: Assembly::new(options),
             pending: None,
             done: false,
         }
@@ -85,7 +81,7 @@ impl ExtractCodec {
     /// assert!(!codec.is_done());
     /// ```
     pub fn is_done(&self) -> bool {
-        self.done && self.pending.is_none() && self.sink.get_ref().ready.is_empty()
+        self.done && self.pending.is_none() && self.assembly.is_empty()
     }
 
     /// Whether a complete match was found after `max_matches` were decoded.
@@ -95,7 +91,7 @@ impl ExtractCodec {
     /// assert!(!codec.truncated());
     /// ```
     pub fn truncated(&self) -> bool {
-        self.sink.truncated()
+        self.assembly.truncated()
     }
 
     /// Bytes the codec holds between reads: the scanner's carry-over plus the open match's
@@ -106,12 +102,12 @@ impl ExtractCodec {
     /// assert_eq!(codec.buffered_bytes(), 0);
     /// ```
     pub fn buffered_bytes(&self) -> usize {
-        self.scanner.buffered() + self.sink.get_ref().held()
+        self.scanner.buffered() + self.assembly.held()
     }
 
     /// The next match, else the pending error.
     fn next_item(&mut self) -> Result<Option<Match>, Error<io::Error>> {
-        if let Some(m) = self.sink.get_mut().ready.pop_front() {
+        if let Some(m) = self.assembly.pop() {
             return Ok(Some(m));
         }
         self.pending.take().map_or(Ok(None), Err)
@@ -133,7 +129,7 @@ impl Decoder for ExtractCodec {
         // Every byte is decided or carried by the scanner, so take them all. Freezing them lets
         // a match inside this read be a zero-copy slice; `FramedRead`'s buffer then
         // allocates its next read (reclaiming this one when no match still refers to it).
-        let fed = feed_chunk(&mut self.scanner, &mut self.sink, src.split().freeze());
+        let fed = self.assembly.feed(&mut self.scanner, &src.split().freeze());
         if !matches!(fed, Ok(ControlFlow::Continue(()))) {
             self.done = true;
             self.pending = fed.err().map(Stop::into_error);
@@ -151,7 +147,7 @@ impl Decoder for ExtractCodec {
         // The input ended: an open match is the card's "unclosed start marker" (rather than
         // tokio-util's generic "bytes remaining on stream").
         self.done = true;
-        match self.scanner.finish(&mut self.sink) {
+        match self.assembly.finish(&mut self.scanner) {
             Ok(()) => Ok(None),
             Err(e) => Err(Error::Scan(e)),
         }

@@ -91,6 +91,25 @@ impl<S> Capped<S> {
         &mut self.inner
     }
 
+    /// The same cap, with its counts so far, around another sink: the adapters put it
+    /// around their assembler anew for each chunk ([`Capped::take_counts`] brings the counts
+    /// back).
+    pub(crate) fn lend<T>(&self, inner: T) -> Capped<T> {
+        Capped {
+            inner,
+            max_matches: self.max_matches,
+            delivered: self.delivered,
+            probing: self.probing,
+            truncated: self.truncated,
+        }
+    }
+
+    /// Takes over the counts of a cap made by [`Capped::lend`].
+    pub(crate) fn take_counts<T>(&mut self, from: &Capped<T>) {
+        (self.delivered, self.probing, self.truncated) =
+            (from.delivered, from.probing, from.truncated);
+    }
+
     /// Unwraps the inner sink.
     ///
     /// ```

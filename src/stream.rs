@@ -233,51 +233,41 @@ enum Content {
     Owned,
 }
 
-/// Builds [`Match`]es from scanner events; shared by the stream adapter and the codec.
+/// Match assembly's state: the open match so far and the matches completed, waiting to be
+/// handed out. [`Feeding`] builds them from the scanner's events.
 #[derive(Debug)]
-pub(crate) struct Assembler {
-    chunk: Bytes,
+struct Assembler {
     content: Content,
     owned: BytesMut,
     len: usize,
     start: Pos,
     max_match_bytes: usize,
-    zero_copy: bool,
-    pub(crate) ready: VecDeque<Match>,
-    pub(crate) too_large: Option<Pos>,
+    ready: VecDeque<Match>,
+    too_large: Option<Pos>,
 }
 
 impl Assembler {
-    pub(crate) fn new(max_match_bytes: usize, zero_copy: bool) -> Assembler {
-        Assembler {
-            chunk: Bytes::new(),
-            content: Content::Empty,
-            owned: BytesMut::new(),
-            len: 0,
-            start: Pos::default(),
-            max_match_bytes,
-            zero_copy,
-            ready: VecDeque::new(),
-            too_large: None,
-        }
-    }
-
-    /// Sets the chunk about to be fed; a match still open moves to owned storage first.
-    pub(crate) fn set_chunk(&mut self, chunk: Bytes) {
+    /// Ends the chunk's turn: a match still open moves to owned storage, as the chunk goes.
+    fn detach(&mut self, chunk: &[u8]) {
         if let Content::Slice(range) = &self.content {
             self.owned.clear();
-            self.owned.extend_from_slice(&self.chunk[range.clone()]);
+            self.owned.extend_from_slice(&chunk[range.clone()]);
             self.content = Content::Owned;
         }
-        self.chunk = chunk;
     }
+}
 
-    /// Bytes held for the open match (owned copy only; slices share the chunk).
-    pub(crate) fn held(&self) -> usize {
-        self.owned.len()
-    }
+/// The assembler while it is fed `chunk`: it borrows the chunk for the scan only, so that
+/// sharing it with the matches inside it costs a reference count per match and none per
+/// chunk (the chunk was cloned into the assembler and dropped again, two atomic updates a
+/// chunk).
+struct Feeding<'a> {
+    asm: &'a mut Assembler,
+    chunk: &'a Bytes,
+}
 
-    /// Where `fragment` lies inside the current chunk, if it does.
+impl Feeding<'_> {
+    /// Where `fragment` lies inside the chunk, if it does.
     fn locate(&self, fragment: &[u8]) -> Option<usize> {
         let base = self.chunk.as_ptr() as usize;
         let at = fragment.as_ptr() as usize;
@@ -285,27 +275,25 @@ impl Assembler {
     }
 }
 
-impl Sink for Assembler {
+impl Sink for Feeding<'_> {
     fn open(&mut self, _marker: Pos, content: Pos) -> ControlFlow<()> {
-        self.content = Content::Empty;
-        self.owned.clear();
-        self.len = 0;
-        self.start = content;
+        let asm = &mut *self.asm;
+        asm.content = Content::Empty;
+        asm.owned.clear();
+        asm.len = 0;
+        asm.start = content;
         ControlFlow::Continue(())
     }
 
     fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
-        self.len += fragment.len();
-        if self.len > self.max_match_bytes {
-            self.too_large = Some(self.start);
+        let at = self.locate(fragment);
+        let asm = &mut *self.asm;
+        asm.len += fragment.len();
+        if asm.len > asm.max_match_bytes {
+            asm.too_large = Some(asm.start);
             return ControlFlow::Break(());
         }
-        let at = if self.zero_copy {
-            self.locate(fragment)
-        } else {
-            None
-        };
-        self.content = match (std::mem::replace(&mut self.content, Content::Empty), at) {
+        asm.content = match (std::mem::replace(&mut asm.content, Content::Empty), at) {
             // First fragment, inside the chunk: share it.
             (Content::Empty, Some(a)) => Content::Slice(a..a + fragment.len()),
             // Contiguous with the shared part: still one slice.
@@ -314,13 +302,13 @@ impl Sink for Assembler {
             }
             // Anything else is copied, starting with what was shared.
             (Content::Slice(r), _) => {
-                self.owned.clear();
-                self.owned.extend_from_slice(&self.chunk[r]);
-                self.owned.extend_from_slice(fragment);
+                asm.owned.clear();
+                asm.owned.extend_from_slice(&self.chunk[r]);
+                asm.owned.extend_from_slice(fragment);
                 Content::Owned
             }
             (Content::Empty | Content::Owned, _) => {
-                self.owned.extend_from_slice(fragment);
+                asm.owned.extend_from_slice(fragment);
                 Content::Owned
             }
         };
@@ -328,39 +316,131 @@ impl Sink for Assembler {
     }
 
     fn close(&mut self, content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
-        let content = match std::mem::replace(&mut self.content, Content::Empty) {
+        let asm = &mut *self.asm;
+        let content = match std::mem::replace(&mut asm.content, Content::Empty) {
             Content::Empty => Bytes::new(),
             Content::Slice(r) => self.chunk.slice(r),
-            Content::Owned => self.owned.split().freeze(),
+            Content::Owned => asm.owned.split().freeze(),
         };
-        self.ready.push_back(Match {
+        asm.ready.push_back(Match {
             content,
-            start: self.start,
+            start: asm.start,
             end: content_end,
         });
         ControlFlow::Continue(())
     }
 
     fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
-        if content.len() > self.max_match_bytes {
-            self.too_large = Some(open[1]);
+        if content.len() > self.asm.max_match_bytes {
+            self.asm.too_large = Some(open[1]);
             return ControlFlow::Break(());
         }
-        let at = if self.zero_copy {
-            self.locate(content)
-        } else {
-            None
-        };
-        let content = match at {
+        let content = match self.locate(content) {
             Some(a) => self.chunk.slice(a..a + content.len()),
             None => Bytes::copy_from_slice(content),
         };
-        self.ready.push_back(Match {
+        self.asm.ready.push_back(Match {
             content,
             start: open[1],
             end: close[0],
         });
         ControlFlow::Continue(())
+    }
+}
+
+/// What the stream adapter and the codec share: the cap's counts and the assembler, put
+/// together around each chunk as it is scanned.
+#[derive(Debug)]
+pub(crate) struct Assembly {
+    cap: Capped<()>,
+    asm: Assembler,
+}
+
+impl Assembly {
+    pub(crate) fn new(options: Options) -> Assembly {
+        Assembly {
+            cap: Capped::new((), options.max_matches.unwrap_or(u64::MAX)),
+            asm: Assembler {
+                content: Content::Empty,
+                owned: BytesMut::new(),
+                len: 0,
+                start: Pos::default(),
+                max_match_bytes: options.max_match_bytes,
+                ready: VecDeque::new(),
+                too_large: None,
+            },
+        }
+    }
+
+    /// Feeds one chunk to `scanner`, queueing the matches it completes: one inside the chunk
+    /// shares its memory; one still open afterwards is copied so the chunk can go.
+    /// `Ok(Break)`: nothing more needs reading (the cap and truncation are known).
+    pub(crate) fn feed(
+        &mut self,
+        scanner: &mut Scanner,
+        chunk: &Bytes,
+    ) -> Result<ControlFlow<()>, Stop> {
+        let fed = self.scan(scanner, chunk, |scanner, sink| scanner.feed(chunk, sink));
+        self.asm.detach(chunk);
+        match fed {
+            Err(e) => Err(Stop::Scan(e)),
+            Ok(flow) => match self.asm.too_large.take() {
+                Some(start) => Err(Stop::TooLarge {
+                    start,
+                    limit: self.asm.max_match_bytes,
+                }),
+                None => Ok(flow),
+            },
+        }
+    }
+
+    /// The input ended: [`Scanner::finish`].
+    pub(crate) fn finish(&mut self, scanner: &mut Scanner) -> Result<(), ScanError> {
+        self.scan(scanner, &Bytes::new(), |scanner, sink| scanner.finish(sink))
+    }
+
+    /// Runs `f` with the cap around the assembler fed `chunk`.
+    fn scan<R>(
+        &mut self,
+        scanner: &mut Scanner,
+        chunk: &Bytes,
+        f: impl FnOnce(&mut Scanner, &mut Capped<Feeding<'_>>) -> R,
+    ) -> R {
+        let asm = &mut self.asm;
+        let mut sink = self.cap.lend(Feeding { asm, chunk });
+        let r = f(scanner, &mut sink);
+        self.cap.take_counts(&sink);
+        r
+    }
+
+    /// The next match completed, in input order.
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<Match> {
+        self.asm.ready.pop_front()
+    }
+
+    /// Whether no completed match waits to be handed out.
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.asm.ready.is_empty()
+    }
+
+    /// Bytes held for the open match (its owned copy; slices share the chunk).
+    #[inline]
+    pub(crate) fn held(&self) -> usize {
+        self.asm.owned.len()
+    }
+
+    /// See [`Capped::truncated`].
+    #[inline]
+    pub(crate) fn truncated(&self) -> bool {
+        self.cap.truncated()
+    }
+
+    /// See [`Capped::delivered`].
+    #[inline]
+    pub(crate) fn delivered(&self) -> u64 {
+        self.cap.delivered()
     }
 }
 
@@ -384,7 +464,7 @@ impl Sink for Assembler {
 pub struct MatchStream<S> {
     source: Option<S>,
     scanner: Scanner,
-    sink: Capped<Assembler>,
+    assembly: Assembly,
     /// A terminal error, yielded after the matches completed before it.
     pending: Option<Stop>,
     failed: bool,
@@ -405,30 +485,6 @@ impl Stop {
             Stop::Scan(e) => Error::Scan(e),
             Stop::TooLarge { start, limit } => Error::MatchTooLarge { start, limit },
         }
-    }
-}
-
-/// Feeds one chunk to the scanner, assembling matches: one inside the chunk shares its
-/// memory; one still open afterwards is copied so the chunk can go. `Ok(Break)`: nothing more
-/// needs reading (the cap and truncation are known). Shared by the Stream adapter and the
-/// codec.
-pub(crate) fn feed_chunk(
-    scanner: &mut Scanner,
-    sink: &mut Capped<Assembler>,
-    chunk: Bytes,
-) -> Result<ControlFlow<()>, Stop> {
-    sink.get_mut().set_chunk(chunk.clone());
-    let fed = scanner.feed(&chunk, sink);
-    sink.get_mut().set_chunk(Bytes::new());
-    match fed {
-        Err(e) => Err(Stop::Scan(e)),
-        Ok(flow) => match sink.get_mut().too_large.take() {
-            Some(start) => Err(Stop::TooLarge {
-                start,
-                limit: sink.get_ref().max_match_bytes,
-            }),
-            None => Ok(flow),
-        },
     }
 }
 
@@ -469,10 +525,7 @@ where
     MatchStream {
         source: Some(source),
         scanner: Scanner::new(markers),
-        sink: Capped::new(
-            Assembler::new(options.max_match_bytes, true),
-            options.max_matches.unwrap_or(u64::MAX),
-        ),
+        assembly: Assembly::new(options),
         pending: None,
         failed: false,
         done: false,
@@ -519,7 +572,7 @@ impl<S> MatchStream<S> {
     /// # fn f<S>(s: &MatchStream<S>) -> Option<bool> { s.truncated() }
     /// ```
     pub fn truncated(&self) -> Option<bool> {
-        (self.done && !self.failed && self.pending.is_none()).then(|| self.sink.truncated())
+        (self.done && !self.failed && self.pending.is_none()).then(|| self.assembly.truncated())
     }
 
     /// Bytes held between chunks: the scanner's carry-over plus the copied part of an open
@@ -530,7 +583,7 @@ impl<S> MatchStream<S> {
     /// # fn f<S>(s: &MatchStream<S>) -> usize { s.buffered_bytes() }
     /// ```
     pub fn buffered_bytes(&self) -> usize {
-        self.scanner.buffered() + self.sink.get_ref().held()
+        self.scanner.buffered() + self.assembly.held()
     }
 
     /// The source, if it has not ended or failed. The stream stops polling it once the cap
@@ -561,7 +614,7 @@ impl<S> MatchStream<S> {
     /// # fn f<S>(s: &MatchStream<S>) -> u64 { s.delivered() }
     /// ```
     pub fn delivered(&self) -> u64 {
-        self.sink.delivered()
+        self.assembly.delivered()
     }
 }
 
@@ -586,7 +639,7 @@ where
     S: Stream<Item = Result<Bytes, E>> + Unpin,
 {
     fn is_terminated(&self) -> bool {
-        self.done && self.pending.is_none() && self.sink.get_ref().ready.is_empty()
+        self.done && self.pending.is_none() && self.assembly.is_empty()
     }
 }
 
@@ -599,7 +652,7 @@ where
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;
         loop {
-            if let Some(m) = this.sink.get_mut().ready.pop_front() {
+            if let Some(m) = this.assembly.pop() {
                 return Poll::Ready(Some(Ok(m)));
             }
             if let Some(e) = this.pending.take() {
@@ -627,13 +680,13 @@ where
                 Poll::Ready(None) => {
                     this.source = None;
                     this.done = true;
-                    if let Err(e) = this.scanner.finish(&mut this.sink) {
+                    if let Err(e) = this.assembly.finish(&mut this.scanner) {
                         this.pending = Some(Stop::Scan(e));
                     }
                     continue;
                 }
             };
-            let fed = feed_chunk(&mut this.scanner, &mut this.sink, chunk);
+            let fed = this.assembly.feed(&mut this.scanner, &chunk);
             if !matches!(fed, Ok(ControlFlow::Continue(()))) {
                 // The cap and truncation are known, or an error: read no further (`done`
                 // keeps the source from being polled; it is kept for `source_mut`).
