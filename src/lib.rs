@@ -7,6 +7,9 @@
 //!   matches to a [`Sink`] as fragments, holding at most a marker's length of carry-over.
 //!   [`Capped`] adds the card's `max_matches`/`truncated` rule to any sink.
 //! - `request` (feature `json`): the card's JSON contract, shared by every front end.
+//! - `stream` and `codec` (features of the same names): a `futures` `Stream` of matches over
+//!   chunks of `Bytes` or any `AsyncRead`, and a tokio-util `Decoder` for `FramedRead`; a
+//!   match inside one chunk shares its memory.
 //!
 //! The card speaks of UTF-16 code units; the scanner searches UTF-8 bytes, which finds exactly
 //! the same matches for valid Unicode text (see [`scanner`]), and reports offsets in both.
