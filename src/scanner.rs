@@ -316,7 +316,7 @@ impl Probe {
         let exact = (0..needle.len()).all(|k| k == i1 || k == i2);
         let third = (0..needle.len())
             .find(|&k| k != i1 && k != i2)
-            .filter(|_| !exact && needle.len() == 3)
+            .filter(|_| needle.len() == 3)
             .map(|k| (k, needle[k]));
         Some(Probe {
             first: (i1, needle[i1]),
@@ -645,15 +645,8 @@ impl Scanner {
             self.state = State::Stopped;
             return ControlFlow::Break(());
         }
-        let utf16 = if sink.utf16_offsets() {
-            self.scanned.utf16 + utf16_len(character)
-        } else {
-            0
-        };
-        self.scanned = Pos {
-            byte: self.scanned.byte + character.len() as u64,
-            utf16,
-        };
+        self.scanned =
+            Counter::new(self.scanned, Units::of(sink, false)).pos(character, character.len());
         ControlFlow::Continue(())
     }
 
