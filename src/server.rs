@@ -17,8 +17,10 @@
 //!
 //! Robustness: a timeout on receiving headers, on receiving an execute body, and on an idle
 //! stream body (no bytes for a while; a steadily flowing upload may last as long as it
-//! likes); a concurrency limit that answers 503 instead of exhausting memory, and a separate
-//! limit on concurrent streams; graceful shutdown on SIGTERM and Ctrl-C, in-flight requests
+//! likes); a concurrency limit that answers 503 instead of exhausting memory, a separate
+//! limit on concurrent streams, and a budget for the execute bodies held at once (503 past
+//! it, so memory stays bounded however large the bodies of the requests in flight);
+//! graceful shutdown on SIGTERM and Ctrl-C, in-flight requests
 //! finish; a client that disconnects mid-stream drops its scanner and body at once.
 
 use crate::card::{CARD_JSON, TOOL_ID, TOOL_VERSION};
@@ -76,6 +78,10 @@ pub struct ServeArgs {
     /// Default and largest `max_match_bytes` of the stream endpoint.
     #[arg(long, default_value_t = 1024 * 1024)]
     pub max_match_bytes: usize,
+    /// MiB of execute request bodies held at once (at least one largest body, 4 MiB); a
+    /// request that would pass it is answered 503.
+    #[arg(long, default_value_t = 256)]
+    pub max_body_memory_mib: usize,
 }
 
 impl Default for ServeArgs {
@@ -88,6 +94,7 @@ impl Default for ServeArgs {
             body_timeout: 30,
             idle_timeout: 30,
             max_match_bytes: 1024 * 1024,
+            max_body_memory_mib: 256,
         }
     }
 }
@@ -96,6 +103,8 @@ impl Default for ServeArgs {
 struct AppState {
     args: Arc<ServeArgs>,
     streams: Arc<Semaphore>,
+    /// A permit per byte of the execute bodies being held.
+    body_bytes: Arc<Semaphore>,
 }
 
 /// Runs the service until SIGTERM or Ctrl-C; the CLI's `serve` subcommand.
@@ -261,6 +270,7 @@ pub fn router(args: ServeArgs) -> Router {
     let in_flight = Arc::new(Semaphore::new(args.max_concurrency.max(1)));
     let state = AppState {
         streams: Arc::new(Semaphore::new(args.max_streams.max(1))),
+        body_bytes: Arc::new(Semaphore::new(body_budget(&args))),
         args: Arc::new(args),
     };
     let request_ids = Arc::new(AtomicU64::new(1));
@@ -481,7 +491,9 @@ async fn execute(State(state): State<AppState>, headers: HeaderMap, body: Body) 
         return json_response(StatusCode::PAYLOAD_TOO_LARGE, payload_too_large_body());
     }
     let timeout = Duration::from_secs(state.args.body_timeout.max(1));
-    let bytes = match tokio::time::timeout(timeout, read_limited(body, MAX_REQUEST_BYTES)).await {
+    let read = read_limited(body, declared, &state.body_bytes);
+    // The permits live until the answer is built: they stand for the body held till then.
+    let (bytes, _permits) = match tokio::time::timeout(timeout, read).await {
         Err(_) => {
             return json_response(
                 StatusCode::REQUEST_TIMEOUT,
@@ -497,6 +509,16 @@ async fn execute(State(state): State<AppState>, headers: HeaderMap, body: Body) 
         }
         Ok(Err(BodyRead::TooLarge)) => {
             return json_response(StatusCode::PAYLOAD_TOO_LARGE, payload_too_large_body());
+        }
+        Ok(Err(BodyRead::OverBudget)) => {
+            return json_response(
+                StatusCode::SERVICE_UNAVAILABLE,
+                error_body(
+                    "overloaded",
+                    "too many request bodies held at once; retry shortly",
+                    None,
+                ),
+            );
         }
         Ok(Err(BodyRead::Failed(e))) => {
             return json_response(
@@ -517,20 +539,47 @@ async fn execute(State(state): State<AppState>, headers: HeaderMap, body: Body) 
 
 enum BodyRead {
     TooLarge,
+    OverBudget,
     Failed(axum::Error),
 }
 
-async fn read_limited(body: Body, limit: usize) -> Result<Vec<u8>, BodyRead> {
+/// Permits of the execute body budget: `--max-body-memory-mib`, but never less than one
+/// largest body (else a valid request could never be served), nor more than a semaphore holds.
+fn body_budget(args: &ServeArgs) -> usize {
+    args.max_body_memory_mib
+        .saturating_mul(1024 * 1024)
+        .clamp(MAX_REQUEST_BYTES, Semaphore::MAX_PERMITS)
+}
+
+/// Reads an execute body of at most [`MAX_REQUEST_BYTES`], holding a permit of `budget` for
+/// every byte received (what the body occupies: room reserved for the declared length is not
+/// touched until written, so a slow client holds only what it has sent).
+async fn read_limited(
+    body: Body,
+    declared: Option<u64>,
+    budget: &Arc<Semaphore>,
+) -> Result<(Vec<u8>, Option<OwnedSemaphorePermit>), BodyRead> {
+    let mut permits: Option<OwnedSemaphorePermit> = None;
+    // `execute` answered 413 for a declared length over the limit.
+    let mut out = Vec::with_capacity(declared.map_or(0, |n| n as usize).min(MAX_REQUEST_BYTES));
     let mut stream = body.into_data_stream();
-    let mut out = Vec::new();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(BodyRead::Failed)?;
-        if out.len() + chunk.len() > limit {
+        if out.len() + chunk.len() > MAX_REQUEST_BYTES {
             return Err(BodyRead::TooLarge);
+        }
+        // Within the limit, so it fits a `u32`.
+        let more = budget
+            .clone()
+            .try_acquire_many_owned(chunk.len() as u32)
+            .map_err(|_| BodyRead::OverBudget)?;
+        match &mut permits {
+            Some(held) => held.merge(more),
+            None => permits = Some(more),
         }
         out.extend_from_slice(&chunk);
     }
-    Ok(out)
+    Ok((out, permits))
 }
 
 /// The stream endpoint's query, validated.

@@ -672,6 +672,48 @@ fn requests_past_the_concurrency_limit_get_503() {
     }
 }
 
+#[test]
+fn execute_bodies_past_the_memory_budget_get_503() {
+    // The smallest budget: one largest body, 4 MiB.
+    let server = Server::start(&["--max-body-memory-mib", "1"]);
+    let head = |len: usize| {
+        format!("POST {TOOL}/execute HTTP/1.1\r\nHost: x\r\nContent-Length: {len}\r\n\r\n")
+    };
+    // Hold most of it: a body whose first 4,000,000 bytes have arrived.
+    let mut held = server.connect();
+    held.write_all(head(4_100_000).as_bytes()).unwrap();
+    held.write_all(&vec![b' '; 4_000_000]).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    // A second body that outgrows what is left is refused as soon as it does.
+    let mut second = server.connect();
+    second.write_all(head(1_000_000).as_bytes()).unwrap();
+    second.write_all(&vec![b' '; 400_000]).unwrap();
+    let r = common::http::read_response(&mut BufReader::new(second));
+    assert_eq!(r.status, 503, "{}", r.text());
+    assert_eq!(r.json()["error"]["code"], "overloaded");
+    // A small request still fits beside the held body.
+    let example = r#"{"text":"pre[one]mid[two]post","start":"[","end":"]"}"#;
+    assert_eq!(post_json(&server, example).status, 200);
+    // Once the held body's client is gone, its bytes are released.
+    drop(held);
+    let big = json!({"text": "\u{1}".repeat(200_000), "start": "[", "end": "]"}).to_string();
+    assert!(big.len() > 1_000_000);
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let r = post_json(&server, &big);
+        if r.status == 200 {
+            assert_eq!(r.json(), json!({"matches": [], "truncated": false}));
+            break;
+        }
+        assert_eq!(r.status, 503, "{}", r.text());
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the held bytes were never released"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The stream endpoint against the card's reference loop over UTF-16 code units: random
 /// texts and markers (matches common, long runs so the vector paths engage), each uploaded
 /// chunked in the case's random piece sizes while the answer is read. The match lines must be
