@@ -94,6 +94,7 @@ impl<S> Capped<S> {
     /// The same cap, with its counts so far, around another sink: the adapters put it
     /// around their assembler anew for each chunk ([`Capped::take_counts`] brings the counts
     /// back).
+    #[cfg(feature = "stream")]
     pub(crate) fn lend<T>(&self, inner: T) -> Capped<T> {
         Capped {
             inner,
@@ -105,6 +106,7 @@ impl<S> Capped<S> {
     }
 
     /// Takes over the counts of a cap made by [`Capped::lend`].
+    #[cfg(feature = "stream")]
     pub(crate) fn take_counts<T>(&mut self, from: &Capped<T>) {
         (self.delivered, self.probing, self.truncated) =
             (from.delivered, from.probing, from.truncated);

@@ -775,7 +775,8 @@ pub struct Checked {
 
 /// Validates a chunk of UTF-8 that may end inside a character.
 ///
-/// Fast path: SIMD validation (simdutf8) of everything up to the last character boundary;
+/// Fast path: validation (SIMD, with the `simdutf8` feature) of everything up to the last
+/// character boundary;
 /// the precise error position is only computed (with `std`) when the chunk is invalid.
 ///
 /// ```
@@ -826,6 +827,7 @@ pub fn check(bytes: &[u8]) -> Checked {
 /// `std`, which walks non-ASCII text a character at a time; the scanner's chunk tails are
 /// that short, so they are validated as one zero-padded block (zeros after whole characters
 /// are valid; after a character cut short they are not, as `std` would judge the cut).
+#[cfg(feature = "simdutf8")]
 fn valid(bytes: &[u8]) -> bool {
     if bytes.len() >= 64 {
         return simdutf8::basic::from_utf8(bytes).is_ok();
@@ -836,6 +838,13 @@ fn valid(bytes: &[u8]) -> bool {
     let mut block = [0u8; 64];
     block[..bytes.len()].copy_from_slice(bytes);
     simdutf8::basic::from_utf8(&block).is_ok()
+}
+
+/// Whether `bytes` is valid UTF-8 (without the `simdutf8` feature: `std`'s validation, which
+/// skips ASCII a word at a time).
+#[cfg(not(feature = "simdutf8"))]
+fn valid(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_ok()
 }
 
 /// Total length in bytes of the UTF-8 sequence that begins with the lead byte `lead`, or
