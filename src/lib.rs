@@ -11,6 +11,9 @@
 //!   chunks of `Bytes` or any `AsyncRead`, and a tokio-util `Decoder` for `FramedRead`; a
 //!   match inside one chunk shares its memory.
 //!
+//! With `default-features = false` the crate depends on memchr alone; the default feature
+//! `simdutf8` makes the scanner's general path validate UTF-8 with SIMD.
+//!
 //! The card speaks of UTF-16 code units; the scanner searches UTF-8 bytes, which finds exactly
 //! the same matches for valid Unicode text (see [`scanner`]), and reports offsets in both.
 //!
