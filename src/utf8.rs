@@ -776,8 +776,8 @@ pub struct Checked {
 /// Validates a chunk of UTF-8 that may end inside a character.
 ///
 /// Fast path: validation (SIMD, with the `simdutf8` feature) of everything up to the last
-/// character boundary;
-/// the precise error position is only computed (with `std`) when the chunk is invalid.
+/// character boundary; the precise error position is only computed (with `std`) when the
+/// chunk is invalid.
 ///
 /// ```
 /// use extract_between::utf8::{check, Checked};
