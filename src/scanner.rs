@@ -821,25 +821,37 @@ impl Scanner {
             // and POPCNT.
             #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
-            Simd::Avx2 | Simd::Avx512 { vbmi: false } => unsafe { self.scan_utf8_avx2(data, sink) },
+            Simd::Avx2 | Simd::Avx512 { vbmi: false } => unsafe {
+                if sink.utf16_offsets() {
+                    self.scan_utf8_avx2::<S, true>(data, sink)
+                } else {
+                    self.scan_utf8_avx2::<S, false>(data, sink)
+                }
+            },
             // SAFETY: `Simd::Avx512 { vbmi: true }` is only chosen when the CPU has AVX-512
             // BW and VBMI, AVX2 and POPCNT.
             #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
-            Simd::Avx512 { vbmi: true } => unsafe { self.scan_utf8_avx512(data, sink) },
+            Simd::Avx512 { vbmi: true } => unsafe {
+                if sink.utf16_offsets() {
+                    self.scan_utf8_avx512::<S, true>(data, sink)
+                } else {
+                    self.scan_utf8_avx512::<S, false>(data, sink)
+                }
+            },
         }
     }
 
     /// [`Scanner::scan_utf8`] compiled with AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
-    fn scan_utf8_avx2<S: Sink + ?Sized>(
+    fn scan_utf8_avx2<S: Sink + ?Sized, const UTF16: bool>(
         &mut self,
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
         let consts = avx2::Consts::new();
-        self.scan_utf8_with(
+        self.scan_utf8_with::<S, UTF16>(
             data,
             sink,
             |w, p| avx2::utf8_block(&consts, w, p),
@@ -852,12 +864,12 @@ impl Scanner {
     /// [`Scanner::scan_utf8`] with the block tests compiled with AVX-512 BW.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512bw,avx512vbmi,avx2,popcnt")]
-    fn scan_utf8_avx512<S: Sink + ?Sized>(
+    fn scan_utf8_avx512<S: Sink + ?Sized, const UTF16: bool>(
         &mut self,
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
-        self.scan_utf8_with(
+        self.scan_utf8_with::<S, UTF16>(
             data,
             sink,
             |w, p| avx512::utf8_block(w, p),
@@ -870,10 +882,11 @@ impl Scanner {
     /// The body of [`Scanner::scan_utf8`], given the block tests of one instruction set:
     /// `block` validates a block, counts its units and finds a needle's candidates in it
     /// (`None`: invalid), `candidates` finds another needle's, and `prefix` and `starts`
-    /// prepare a needle and compare it with the bytes at a candidate.
+    /// prepare a needle and compare it with the bytes at a candidate. `UTF16`: whether the
+    /// sink wants UTF-16 offsets (if not, the walk does not count units).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn scan_utf8_with<S: Sink + ?Sized>(
+    fn scan_utf8_with<S: Sink + ?Sized, const UTF16: bool>(
         &mut self,
         data: &[u8],
         sink: &mut S,
@@ -894,13 +907,23 @@ impl Scanner {
             })
         };
         let sides = [side(&self.start), side(&self.end)];
+        // A sink that declines UTF-16 offsets gets blocks without their unit masks, so the
+        // walk counts one unit a byte and the compiler drops the masks' work from the loop.
+        let block = |w: &[u8; 98], p| {
+            let tested = block(w, p);
+            if UTF16 {
+                tested
+            } else {
+                tested.map(|(_, c)| (Utf8Block { conts: 0, fours: 0 }, c))
+            }
+        };
         let tests = Tests {
             block,
             candidates,
             starts,
         };
         let start = self.scanned;
-        let utf16 = sink.utf16_offsets();
+        let utf16 = UTF16;
         let pos = |x: usize, units: u64| Pos {
             byte: start.byte + x as u64,
             utf16: if utf16 { units } else { 0 },
