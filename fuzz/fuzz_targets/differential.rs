@@ -1,10 +1,13 @@
 //! Arbitrary input decides text, markers, cap and chunk plan; the scanner (chunked and
-//! whole), one-shot `extract` and the naive UTF-16 reference must agree on matches,
-//! `truncated`, error kind and offset.
+//! whole, and chunked for a sink that declines UTF-16 offsets), one-shot `extract` and the
+//! naive UTF-16 reference must agree on matches, `truncated`, error kind and offset.
 #![no_main]
 
+use core::ops::ControlFlow;
 use extract_between::reference;
-use extract_between::{Capped, Collect, ExtractError, Extractor, Markers, ScanError, Scanner};
+use extract_between::{
+    Capped, Collect, ExtractError, Extractor, Markers, Pos, ScanError, Scanner, Sink,
+};
 use libfuzzer_sys::fuzz_target;
 
 /// The decoded case; its Debug output is a pasteable reproducer.
@@ -54,7 +57,43 @@ struct Seen {
     error: Option<ScanError>,
 }
 
-fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize]) -> Seen {
+/// [`Collect`], asking for UTF-16 offsets or not (the scanner then does not count them).
+struct Offsets(Collect, bool);
+
+impl Sink for Offsets {
+    fn open(&mut self, marker: Pos, content: Pos) -> ControlFlow<()> {
+        self.0.open(marker, content)
+    }
+    fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
+        self.0.content(fragment)
+    }
+    fn close(&mut self, content_end: Pos, marker_end: Pos) -> ControlFlow<()> {
+        self.0.close(content_end, marker_end)
+    }
+    fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+        self.0.matched(open, content, close)
+    }
+    fn utf16_offsets(&self) -> bool {
+        self.1
+    }
+}
+
+/// Matches (content, byte offset), `truncated`, and the error (unclosed or not, byte offset).
+type InBytes<'a> = (Vec<(&'a str, u64)>, bool, Option<(bool, u64)>);
+
+impl Seen {
+    /// What a sink without UTF-16 offsets can compare: the same, in bytes only.
+    fn in_bytes(&self) -> InBytes<'_> {
+        let error = self.error.as_ref().map(|e| match *e {
+            ScanError::InvalidUtf8 { offset, .. } => (false, offset),
+            ScanError::Unclosed { marker } => (true, marker.byte),
+        });
+        let matches = self.matches.iter().map(|(t, b, _)| (t.as_str(), *b));
+        (matches.collect(), self.truncated, error)
+    }
+}
+
+fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize], utf16: bool) -> Seen {
     // Odd plans take the baseline (SSE2) fast paths even on a CPU with more, plans of 2 or 6
     // pieces AVX2 even on a CPU with AVX-512, and the others, for texts of odd length,
     // AVX-512 without VBMI: each instruction set the CPU has is checked.
@@ -64,7 +103,7 @@ fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize]) -> Seen {
         2 => Scanner::new(markers).avx2_simd(),
         _ => Scanner::new(markers).baseline_simd(),
     };
-    let mut sink = Capped::new(Collect::default(), cap as u64);
+    let mut sink = Capped::new(Offsets(Collect::default(), utf16), cap as u64);
     let mut rest = text;
     let mut k = 0;
     let mut error = None;
@@ -93,6 +132,7 @@ fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize]) -> Seen {
         truncated: sink.truncated(),
         matches: sink
             .into_inner()
+            .0
             .matches
             .into_iter()
             .map(|m| (m.text, m.content_start.byte, m.content_start.utf16))
@@ -104,9 +144,11 @@ fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize]) -> Seen {
 fuzz_target!(|data: &[u8]| {
     let Some(case) = decode(data) else { return };
     let markers = Markers::new(case.start.as_str(), case.end.as_str()).unwrap();
-    let whole = scan(&markers, &case.text, case.max_matches, &[]);
-    let chunked = scan(&markers, &case.text, case.max_matches, &case.plan);
+    let whole = scan(&markers, &case.text, case.max_matches, &[], true);
+    let chunked = scan(&markers, &case.text, case.max_matches, &case.plan, true);
     assert_eq!(whole, chunked, "{case:?}");
+    let bytes_only = scan(&markers, &case.text, case.max_matches, &case.plan, false);
+    assert_eq!(bytes_only.in_bytes(), chunked.in_bytes(), "{case:?}");
     let Ok(text) = std::str::from_utf8(&case.text) else {
         if let Some(ScanError::InvalidUtf8 { offset, .. }) = whole.error {
             let valid = std::str::from_utf8(&case.text).unwrap_err().valid_up_to();
