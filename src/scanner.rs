@@ -923,10 +923,9 @@ impl Scanner {
             starts,
         };
         let start = self.scanned;
-        let utf16 = UTF16;
         let pos = |x: usize, units: u64| Pos {
             byte: start.byte + x as u64,
-            utf16: if utf16 { units } else { 0 },
+            utf16: if UTF16 { units } else { 0 },
         };
         let mut run = Run::new(self.state == State::Inside);
         // The chunk's first block, tested here for both needles: its window needs zeros
@@ -999,7 +998,15 @@ impl Scanner {
                 if x == i {
                     (i, units_i)
                 } else {
-                    (x, units - utf16_len(&data[x..base]))
+                    // Units are only counted back for a sink that takes them.
+                    (
+                        x,
+                        if UTF16 {
+                            units - utf16_len(&data[x..base])
+                        } else {
+                            0
+                        },
+                    )
                 }
             }
         };
