@@ -572,7 +572,8 @@ impl Scanner {
             // ASCII markers over ASCII text: validation and search in one pass, up to the
             // first non-ASCII byte (so not even set up when that is the first).
             let (n, flow) = self.scan_ascii(chunk, sink);
-            if flow.is_break() {
+            if flow.is_break() || n == chunk.len() {
+                // (All of it decided, as the ASCII path does for one-byte markers.)
                 return Ok(flow);
             }
             chunk = &chunk[n..];
@@ -755,7 +756,10 @@ impl Scanner {
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
         match self.simd {
-            Simd::Baseline => self.scan_ascii_with::<S, true>(data, sink, stops64, find_baseline),
+            // The quiet walk's test is not used with `FOLD` (see [`Blocks::next`]).
+            Simd::Baseline => {
+                self.scan_ascii_with::<S, true>(data, sink, stops64, |_, _| false, find_baseline)
+            }
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Simd::Avx2` is only chosen when the CPU was found to have AVX2.
             #[allow(unsafe_code)]
@@ -777,10 +781,16 @@ impl Scanner {
     ) -> (usize, ControlFlow<()>) {
         use crate::utf8::avx2;
         let one = |b: &[u8; 64], x| avx2::stops64(b, x);
-        self.scan_ascii_with::<S, false>(data, sink, one, |data, i, needle, probe| {
-            find_with::<false>(data, i, needle, probe, one, |b, at, bytes| {
-                avx2::stops64_pair(b, at, bytes)
-            })
+        let quiet = |b: &[u8; 128], x| avx2::quiet128(b, x);
+        self.scan_ascii_with::<S, false>(data, sink, one, quiet, |data, i, needle, probe| {
+            find_with::<false>(
+                data,
+                i,
+                needle,
+                probe,
+                (one, |b, at, bytes| avx2::stops64_pair(b, at, bytes)),
+                (quiet, |b, at, bytes| avx2::quiet128_pair(b, at, bytes)),
+            )
         })
     }
 
@@ -793,10 +803,16 @@ impl Scanner {
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
         let one = |b: &[u8; 64], x| avx512::stops64(b, x);
-        self.scan_ascii_with::<S, false>(data, sink, one, |data, i, needle, probe| {
-            find_with::<false>(data, i, needle, probe, one, |b, at, bytes| {
-                avx512::stops64_pair(b, at, bytes)
-            })
+        let quiet = |b: &[u8; 128], x| avx512::quiet128(b, x);
+        self.scan_ascii_with::<S, false>(data, sink, one, quiet, |data, i, needle, probe| {
+            find_with::<false>(
+                data,
+                i,
+                needle,
+                probe,
+                (one, |b, at, bytes| avx512::stops64_pair(b, at, bytes)),
+                (quiet, |b, at, bytes| avx512::quiet128_pair(b, at, bytes)),
+            )
         })
     }
 
@@ -1021,6 +1037,7 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
         one: impl Fn(&[u8; 64], u8) -> u64,
+        quiet: impl Fn(&[u8; 128], u8) -> bool,
         find: impl Fn(&[u8], usize, &[u8], Probe) -> Result<usize, usize>,
     ) -> (usize, ControlFlow<()>) {
         // The needle sought in each state, read once (`None`: the general path's job).
@@ -1039,7 +1056,7 @@ impl Scanner {
                     i,
                     usize::from(inside),
                     if inside { e } else { s },
-                    &one,
+                    (&one, &quiet),
                 )
             });
         }
@@ -1355,7 +1372,10 @@ impl<const FOLD: bool> Blocks<FOLD> {
         i: usize,
         k: usize,
         byte: u8,
-        one: &impl Fn(&[u8; 64], u8) -> u64,
+        (one, quiet): (
+            &impl Fn(&[u8; 64], u8) -> u64,
+            &impl Fn(&[u8; 128], u8) -> bool,
+        ),
     ) -> Result<usize, usize> {
         if i >= self.base + 64 {
             // Past the block (an event at its last byte): the next one starts here.
@@ -1369,7 +1389,7 @@ impl<const FOLD: bool> Blocks<FOLD> {
         };
         // The current block, from `i` on.
         let Some(current) = block(self.base) else {
-            return Err(i.max(self.base));
+            return last_block(data, i.max(self.base), byte, one);
         };
         let stops = *self.tests[k].get_or_insert_with(|| one(current, byte));
         // Bits for the bytes before `i` are decided already (`i` is in this block).
@@ -1380,7 +1400,7 @@ impl<const FOLD: bool> Blocks<FOLD> {
             self.tests = [None, None];
             prefetch(data, self.base + PREFETCH_AHEAD);
             let Some(next) = block(self.base) else {
-                return Err(self.base);
+                return last_block(data, self.base, byte, one);
             };
             ahead = one(next, byte);
             if ahead == 0 && FOLD {
@@ -1395,10 +1415,7 @@ impl<const FOLD: bool> Blocks<FOLD> {
                 let back = (data.as_ptr() as usize + self.base) % 64;
                 let mut next = self.base + 64 - back;
                 while let Some(two) = data.get(next..next + 128) {
-                    let half = |at: usize| -> &[u8; 64] {
-                        two[at..at + 64].try_into().unwrap_or(&[0; 64])
-                    };
-                    if one(half(0), byte) | one(half(64), byte) != 0 {
+                    if !quiet(two.try_into().unwrap_or(&[0; 128]), byte) {
                         break;
                     }
                     next += 128;
@@ -1419,26 +1436,42 @@ impl<const FOLD: bool> Blocks<FOLD> {
 /// took over pairs of one-byte markers).
 #[inline(never)]
 fn find_baseline(data: &[u8], i: usize, needle: &[u8], probe: Probe) -> Result<usize, usize> {
-    find_with::<true>(data, i, needle, probe, stops64, |b, [f, s], [x, y]| {
-        stops64_pair(b, [(f, x), (s, y)])
-    })
+    // The quiet walk's tests are not used with `FOLD`.
+    find_with::<true>(
+        data,
+        i,
+        needle,
+        probe,
+        (stops64, |b, [f, s], [x, y]| {
+            stops64_pair(b, [(f, x), (s, y)])
+        }),
+        (|_, _| false, |_, _, _| false),
+    )
 }
 
 /// The ASCII fast path's search for `needle` (all ASCII, `probe` its probe) from `data[i]`,
 /// given the block tests of one instruction set: `Ok(q)` where it occurs, `Err(x)` to hand
 /// over at `x` (a non-ASCII byte, or less than a block and a needle left). Every byte before
-/// either is ASCII and no occurrence starts before it.
+/// either is ASCII and no occurrence starts before it. The tests come in pairs: per block
+/// ([`stops64`], [`stops64_pair`]) and whether 128 bytes are quiet (for the walk over quiet
+/// stretches, without `FOLD`).
 #[inline(always)]
 fn find_with<const FOLD: bool>(
     data: &[u8],
     mut i: usize,
     needle: &[u8],
     probe: Probe,
-    one: impl Fn(&[u8; 64], u8) -> u64,
     // The probe's blocks and bytes apart: as one array of (block, byte) pairs, LLVM packed
     // them into vectors on the stack every block and unpacked the bytes again to broadcast
     // them, a chain through memory in the quiet loop.
-    pair: impl Fn(&[u8; 64], [&[u8; 64]; 2], [u8; 2]) -> u64,
+    (one, pair): (
+        impl Fn(&[u8; 64], u8) -> u64,
+        impl Fn(&[u8; 64], [&[u8; 64]; 2], [u8; 2]) -> u64,
+    ),
+    (quiet, quiet_pair): (
+        impl Fn(&[u8; 128], u8) -> bool,
+        impl Fn(&[u8; 128], [&[u8; 128]; 2], [u8; 2]) -> bool,
+    ),
 ) -> Result<usize, usize> {
     let ((i1, b1), (i2, b2)) = (probe.first, probe.second);
     if needle.len() == 1 {
@@ -1447,42 +1480,99 @@ fn find_with<const FOLD: bool>(
             base: i,
             tests: [None, None],
         };
-        return blocks.next(data, i, 0, b1, &one);
+        return blocks.next(data, i, 0, b1, (&one, &quiet));
     }
     // A block is only tested when a needle starting in it lies wholly in `data`.
     while let Some(window) = data.get(i..i + 64 + needle.len() - 1) {
         prefetch(data, i + PREFETCH_AHEAD);
         let block = |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
-        let mut stops = pair(block(0), [block(i1), block(i2)], [b1, b2]);
+        let stops = pair(block(0), [block(i1), block(i2)], [b1, b2]);
         if stops == 0 && !FOLD {
-            // A quiet block: maybe a long quiet stretch, skipped two blocks per branch.
-            i += 64;
+            // A quiet block: maybe a long quiet stretch, skipped two blocks per branch,
+            // from a 64-byte boundary of memory a little back into the quiet block (so that
+            // the blocks' own loads do not straddle cache lines).
+            i += 64 - (data.as_ptr() as usize + i) % 64;
             while let Some(window) = data.get(i..i + 128 + needle.len() - 1) {
                 prefetch(data, i + PREFETCH_AHEAD);
                 prefetch(data, i + PREFETCH_AHEAD + 64);
-                let block =
-                    |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
-                let test = |at: usize| pair(block(at), [block(at + i1), block(at + i2)], [b1, b2]);
-                if test(0) | test(64) != 0 {
+                let two = |at: usize| -> &[u8; 128] {
+                    window[at..at + 128].try_into().unwrap_or(&[0; 128])
+                };
+                if !quiet_pair(two(0), [two(i1), two(i2)], [b1, b2]) {
                     break;
                 }
                 i += 128;
             }
             continue;
         }
-        while stops != 0 {
-            let q = i + stops.trailing_zeros() as usize;
-            if data[q] >= 0x80 {
-                return Err(q);
-            }
-            if data[q..q + needle.len()] == *needle {
-                return Ok(q);
-            }
-            stops &= stops - 1;
+        if let Some(found) = resolve(data, needle, i, stops) {
+            return found;
         }
         i += 64;
     }
-    Err(i)
+    // Less than a window left: the window that ends with `data` instead, its bits before
+    // `i` (decided) masked off, so that the general path is left only the bytes where a
+    // needle would not fit (see [`last_block`]).
+    let reach = 64 + needle.len() - 1;
+    match data.len().checked_sub(reach) {
+        Some(w) if i > w && i < w + 64 => {
+            let window = &data[w..];
+            let block =
+                |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
+            let stops = pair(block(0), [block(i1), block(i2)], [b1, b2]) & (!0u64 << (i - w));
+            resolve(data, needle, w, stops).unwrap_or(Err(w + 64))
+        }
+        _ => Err(i),
+    }
+}
+
+/// The first stop of a block at `data[base]` that decides [`find_with`]: a byte that is not
+/// ASCII (`Err`) or an occurrence of `needle` (`Ok`); `None` when every stop was a
+/// candidate that did not match.
+#[inline(always)]
+fn resolve(
+    data: &[u8],
+    needle: &[u8],
+    base: usize,
+    mut stops: u64,
+) -> Option<Result<usize, usize>> {
+    while stops != 0 {
+        let q = base + stops.trailing_zeros() as usize;
+        if data[q] >= 0x80 {
+            return Some(Err(q));
+        }
+        if data.get(q..q + needle.len()) == Some(needle) {
+            return Some(Ok(q));
+        }
+        stops &= stops - 1;
+    }
+    None
+}
+
+/// [`Blocks::next`] where less than a block is left after `i`: tests the block that ends
+/// with `data` instead, its bits before `i` (decided) masked off. Without it the last bytes
+/// of every chunk went to the general path, whose set-up (a `memmem` search, a separate
+/// validation) cost more than a block test.
+#[inline(always)]
+fn last_block(
+    data: &[u8],
+    i: usize,
+    byte: u8,
+    one: &impl Fn(&[u8; 64], u8) -> u64,
+) -> Result<usize, usize> {
+    let Some(w) = data.len().checked_sub(64) else {
+        return Err(i);
+    };
+    if i <= w || i >= data.len() {
+        // (`i <= w` does not happen: there would be a whole block after `i`.)
+        return Err(i);
+    }
+    let stops = one(data[w..].try_into().unwrap_or(&[0; 64]), byte) & (!0u64 << (i - w));
+    if stops == 0 {
+        return Err(data.len());
+    }
+    let q = w + stops.trailing_zeros() as usize;
+    if data[q] == byte { Ok(q) } else { Err(q) }
 }
 
 /// A needle as the UTF-8 fast path seeks it.

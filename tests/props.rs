@@ -320,6 +320,63 @@ fn block_walk_finds_every_match_at_every_offset() {
     }
 }
 
+/// The ASCII walks skip quiet stretches 128 bytes per test and test the last block of a
+/// chunk over the one before it. Put a byte that is not ASCII at every offset of a long ASCII
+/// stretch, with a match after it, on every instruction set and at chunk sizes that put the
+/// chunk's end anywhere: an invalid byte is an error at its offset (with no match before it),
+/// and a two-byte character shifts the match's UTF-16 offsets back by one. The invalid bytes
+/// include near-misses of each marker, one of its bytes with the high bit set (a test that
+/// compares bytes by XOR could take those for quiet).
+#[test]
+fn ascii_walks_stop_at_every_byte_that_is_not_ascii() {
+    for (start, end) in [("[", "]"), ("<title>", "</title>")] {
+        let markers = Markers::new(start, end).unwrap();
+        let tail = format!("{start}m{end}..");
+        // (Bytes put in, offset of the invalid byte among them.)
+        let mut cases = vec![(vec![0xFF], 0)];
+        for marker in [start, end] {
+            for k in 0..marker.len() {
+                let mut near = marker.as_bytes().to_vec();
+                near[k] ^= 0x80;
+                cases.push((near, k));
+            }
+        }
+        let two_bytes = ("é".as_bytes().to_vec(), usize::MAX);
+        for at in 0..690 {
+            for (bytes, bad) in cases.iter().chain([&two_bytes]) {
+                let mut text = vec![b'a'; 700];
+                text.splice(at..at + 1, bytes.iter().copied());
+                text.extend_from_slice(tail.as_bytes());
+                // Plans of one, two and three pieces: AVX-512 (or what the CPU has), AVX2
+                // and the baseline (see `scan`).
+                for plan in [vec![], vec![300, 4000], vec![129, 1000, 77]] {
+                    let got = scan(&markers, &text, 100, &plan);
+                    let what = format!("{start}{end}: {bytes:x?} at {at}, plan {plan:?}");
+                    if *bad != usize::MAX {
+                        let offset = (at + bad) as u64;
+                        assert!(got.matches.is_empty(), "{what}");
+                        assert!(
+                            matches!(got.error, Some(ScanError::InvalidUtf8 { offset: o, .. }) if o == offset),
+                            "{what}: {:?}",
+                            got.error
+                        );
+                    } else {
+                        assert_eq!(got.error, None, "{what}");
+                        assert_eq!(got.matches.len(), 1, "{what}");
+                        let m = &got.matches[0];
+                        let content = (701 + start.len()) as u64;
+                        assert_eq!(
+                            (m.content_start.byte, m.content_start.utf16),
+                            (content, content - 1),
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The UTF-8 fast path validates 64-byte blocks with table lookups (AVX2 or AVX-512). Put every sequence of up
 /// to three bytes drawn from the values where UTF-8's rules change (and four-byte ones after
 /// each four-byte lead) just before, across and after a block edge, and at the start of a
