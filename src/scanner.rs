@@ -789,7 +789,7 @@ impl Scanner {
                 needle,
                 probe,
                 (one, |b, at, bytes| avx2::stops64_pair(b, at, bytes)),
-                (quiet, |b, at, bytes| avx2::quiet128_pair(b, at, bytes)),
+                (quiet, |d, i, r, p| skip_pairs_avx2(d, i, r, p)),
             )
         })
     }
@@ -811,7 +811,7 @@ impl Scanner {
                 needle,
                 probe,
                 (one, |b, at, bytes| avx512::stops64_pair(b, at, bytes)),
-                (quiet, |b, at, bytes| avx512::quiet128_pair(b, at, bytes)),
+                (quiet, |d, i, r, p| skip_pairs_avx512(d, i, r, p)),
             )
         })
     }
@@ -1445,7 +1445,7 @@ fn find_baseline(data: &[u8], i: usize, needle: &[u8], probe: Probe) -> Result<u
         (stops64, |b, [f, s], [x, y]| {
             stops64_pair(b, [(f, x), (s, y)])
         }),
-        (|_, _| false, |_, _, _| false),
+        (|_, _| false, |_, i, _, _| i),
     )
 }
 
@@ -1468,9 +1468,9 @@ fn find_with<const FOLD: bool>(
         impl Fn(&[u8; 64], u8) -> u64,
         impl Fn(&[u8; 64], [&[u8; 64]; 2], [u8; 2]) -> u64,
     ),
-    (quiet, quiet_pair): (
+    (quiet, skip_pairs): (
         impl Fn(&[u8; 128], u8) -> bool,
-        impl Fn(&[u8; 128], [&[u8; 128]; 2], [u8; 2]) -> bool,
+        impl Fn(&[u8], usize, usize, [(usize, u8); 2]) -> usize,
     ),
 ) -> Result<usize, usize> {
     let ((i1, b1), (i2, b2)) = (probe.first, probe.second);
@@ -1492,17 +1492,7 @@ fn find_with<const FOLD: bool>(
             // from a 64-byte boundary of memory a little back into the quiet block (so that
             // the blocks' own loads do not straddle cache lines).
             i += 64 - (data.as_ptr() as usize + i) % 64;
-            while let Some(window) = data.get(i..i + 128 + needle.len() - 1) {
-                prefetch(data, i + PREFETCH_AHEAD);
-                prefetch(data, i + PREFETCH_AHEAD + 64);
-                let two = |at: usize| -> &[u8; 128] {
-                    window[at..at + 128].try_into().unwrap_or(&[0; 128])
-                };
-                if !quiet_pair(two(0), [two(i1), two(i2)], [b1, b2]) {
-                    break;
-                }
-                i += 128;
-            }
+            i = skip_pairs(data, i, needle.len() - 1, [probe.first, probe.second]);
             continue;
         }
         if let Some(found) = resolve(data, needle, i, stops) {
@@ -1524,6 +1514,52 @@ fn find_with<const FOLD: bool>(
         }
         _ => Err(i),
     }
+}
+
+/// The quiet walk of [`find_with`]: from `i`, the first multiple of 128 bytes on whose 128
+/// bytes (and the `reach` after them) `quiet` finds a stop, or that is not wholly in `data`.
+/// Out of line, per instruction set: inlined into the search, the loop reloaded its
+/// constant vectors from the stack at every step.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn skip_pairs(
+    data: &[u8],
+    mut i: usize,
+    reach: usize,
+    [(i1, b1), (i2, b2)]: [(usize, u8); 2],
+    quiet: impl Fn(&[u8; 128], [&[u8; 128]; 2], [u8; 2]) -> bool,
+) -> usize {
+    while let Some(window) = data.get(i..i + 128 + reach) {
+        prefetch(data, i + PREFETCH_AHEAD);
+        prefetch(data, i + PREFETCH_AHEAD + 64);
+        let two =
+            |at: usize| -> &[u8; 128] { window[at..at + 128].try_into().unwrap_or(&[0; 128]) };
+        if !quiet(two(0), [two(i1), two(i2)], [b1, b2]) {
+            break;
+        }
+        i += 128;
+    }
+    i
+}
+
+/// [`skip_pairs`] with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+fn skip_pairs_avx2(data: &[u8], i: usize, reach: usize, probe: [(usize, u8); 2]) -> usize {
+    skip_pairs(data, i, reach, probe, |b, at, bytes| {
+        avx2::quiet128_pair(b, at, bytes)
+    })
+}
+
+/// [`skip_pairs`] with AVX-512 BW.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx512bw,avx2")]
+fn skip_pairs_avx512(data: &[u8], i: usize, reach: usize, probe: [(usize, u8); 2]) -> usize {
+    skip_pairs(data, i, reach, probe, |b, at, bytes| {
+        avx512::quiet128_pair(b, at, bytes)
+    })
 }
 
 /// The first stop of a block at `data[base]` that decides [`find_with`]: a byte that is not
