@@ -867,7 +867,7 @@ impl Scanner {
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
         let consts = avx2::Consts::new();
-        self.scan_utf8_with::<S, UTF16>(
+        self.scan_utf8_with::<S, _, UTF16>(
             data,
             sink,
             |w, p| avx2::utf8_block(&consts, w, p),
@@ -885,7 +885,7 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
-        self.scan_utf8_with::<S, UTF16>(
+        self.scan_utf8_with::<S, _, UTF16>(
             data,
             sink,
             |w, p| avx512::utf8_block(w, p),
@@ -902,11 +902,11 @@ impl Scanner {
     /// sink wants UTF-16 offsets (if not, the walk does not count units).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn scan_utf8_with<S: Sink + ?Sized, const UTF16: bool>(
+    fn scan_utf8_with<S: Sink + ?Sized, U: BlockUnits, const UTF16: bool>(
         &mut self,
         data: &[u8],
         sink: &mut S,
-        block: impl Fn(&[u8; 98], [(usize, u8); 2]) -> Option<(Utf8Block, u64)>,
+        block: impl Fn(&[u8; 98], [(usize, u8); 2]) -> Option<(U, u64)>,
         candidates: impl Fn(&[u8; 98], [(usize, u8); 2]) -> u64,
         prefix: impl Fn(&[u8; 32], usize) -> avx2::Prefix,
         starts: impl Fn(&avx2::Prefix, &[u8; 32]) -> bool,
@@ -923,16 +923,9 @@ impl Scanner {
             })
         };
         let sides = [side(&self.start), side(&self.end)];
-        // A sink that declines UTF-16 offsets gets blocks without their unit masks, so the
-        // walk counts one unit a byte and the compiler drops the masks' work from the loop.
-        let block = |w: &[u8; 98], p| {
-            let tested = block(w, p);
-            if UTF16 {
-                tested
-            } else {
-                tested.map(|(_, c)| (Utf8Block { conts: 0, fours: 0 }, c))
-            }
-        };
+        // For a sink that declines UTF-16 offsets the walk counts one unit a byte, and the
+        // compiler drops the blocks' unit work from the loop.
+        let block = |w: &[u8; 98], p| block(w, p).map(|(u, c)| (Counted::<_, UTF16>(u), c));
         let tests = Tests {
             block,
             candidates,
@@ -1634,21 +1627,110 @@ struct Tests<B, C, T> {
     starts: T,
 }
 
-/// Where the UTF-8 fast path stands.
+/// The UTF-16 units of a block the UTF-8 fast path tested, as one instruction set keeps
+/// them: [`Utf8Block`]'s bit masks (AVX2) or [`avx512::Units`]' vector.
 #[cfg(target_arch = "x86_64")]
-struct Walk {
+pub(crate) trait BlockUnits: Copy {
+    /// A running sum of whole blocks' units.
+    type Sum: Copy;
+    fn zero() -> Self::Sum;
+    /// `sum` plus this block's units.
+    fn add(&self, sum: Self::Sum) -> Self::Sum;
+    fn total(sum: Self::Sum) -> u64;
+    /// The units of the block's bytes below `k` (all 64 for `k == 64`).
+    fn below(&self, k: u32) -> u64;
+}
+
+#[cfg(target_arch = "x86_64")]
+impl BlockUnits for Utf8Block {
+    type Sum = u64;
+    #[inline(always)]
+    fn zero() -> u64 {
+        0
+    }
+    #[inline(always)]
+    fn add(&self, sum: u64) -> u64 {
+        sum + self.units_below(64)
+    }
+    #[inline(always)]
+    fn total(sum: u64) -> u64 {
+        sum
+    }
+    #[inline(always)]
+    fn below(&self, k: u32) -> u64 {
+        self.units_below(k)
+    }
+}
+
+/// A value of [`avx512::Units`] is only made by [`avx512::utf8_block`], which runs only on
+/// a CPU with AVX-512 BW: its methods' requirement.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+impl BlockUnits for avx512::Units {
+    type Sum = core::arch::x86_64::__m512i;
+    #[inline(always)]
+    fn zero() -> Self::Sum {
+        // SAFETY: see the impl (AVX-512 F, part of BW).
+        unsafe { core::arch::x86_64::_mm512_setzero_si512() }
+    }
+    #[inline(always)]
+    fn add(&self, sum: Self::Sum) -> Self::Sum {
+        // SAFETY: see the impl.
+        unsafe { avx512::Units::add(self, sum) }
+    }
+    #[inline(always)]
+    fn total(sum: Self::Sum) -> u64 {
+        // SAFETY: see the impl.
+        unsafe { avx512::Units::total(sum) }
+    }
+    #[inline(always)]
+    fn below(&self, k: u32) -> u64 {
+        // SAFETY: see the impl.
+        unsafe { avx512::Units::below(self, k) }
+    }
+}
+
+/// A block's units, counted for a sink that takes UTF-16 offsets (`UTF16`), or one unit a
+/// byte (unused) for one that declines them.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Counted<U, const UTF16: bool>(U);
+
+#[cfg(target_arch = "x86_64")]
+impl<U: BlockUnits, const UTF16: bool> Counted<U, UTF16> {
+    #[inline(always)]
+    fn zero() -> Option<U::Sum> {
+        UTF16.then(U::zero)
+    }
+    #[inline(always)]
+    fn add(&self, sum: Option<U::Sum>) -> Option<U::Sum> {
+        sum.map(|s| self.0.add(s))
+    }
+    #[inline(always)]
+    fn total(sum: Option<U::Sum>) -> u64 {
+        sum.map_or(0, U::total)
+    }
+    #[inline(always)]
+    fn below(&self, k: u32) -> u64 {
+        if UTF16 { self.0.below(k) } else { u64::from(k) }
+    }
+}
+
+/// Where the UTF-8 fast path stands (`U`: how its blocks' units are kept).
+#[cfg(target_arch = "x86_64")]
+struct Walk<U> {
     /// The current block and the UTF-16 units before it.
     base: usize,
     units: u64,
     /// Its test once made, with each needle's candidates in it.
-    block: Option<(Utf8Block, [u64; 2])>,
+    block: Option<(U, [u64; 2])>,
     /// Where the search resumes, a character boundary, and the units before it.
     i: usize,
     units_i: u64,
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Walk {
+impl<U: BlockUnits, const UTF16: bool> Walk<Counted<U, UTF16>> {
     /// Finds needle `K` (0: start, 1: end) at or after `i`: its position and the one after
     /// it, with their units, and resumes after it. `None`: the needle has no probe, or a
     /// block could not be tested (invalid, or not wholly in `data` with the bytes a needle
@@ -1661,7 +1743,7 @@ impl Walk {
         tests: &Tests<B, C, T>,
     ) -> Option<[(usize, u64); 2]>
     where
-        B: Fn(&[u8; 98], [(usize, u8); 2]) -> Option<(Utf8Block, u64)>,
+        B: Fn(&[u8; 98], [(usize, u8); 2]) -> Option<(Counted<U, UTF16>, u64)>,
         C: Fn(&[u8; 98], [(usize, u8); 2]) -> u64,
         T: Fn(&avx2::Prefix, &[u8; 32]) -> bool,
     {
@@ -1678,7 +1760,8 @@ impl Walk {
                     // Most blocks are reached here, in quiet stretches: one fused test per
                     // block until one holds a candidate at or after `i`.
                     // In locals: a field of `self` lives in memory, a store per block.
-                    let (mut base, mut units) = (self.base, self.units);
+                    // Whole blocks' units summed as the instruction set keeps them.
+                    let (mut base, mut sum) = (self.base, Counted::<U, UTF16>::zero());
                     let mut skip = self.i.saturating_sub(base);
                     // From the window of the block at `base` (see [`padded_window`]) on: the first
                     // block was tested before the walk, so `base` is past it. A step of the
@@ -1699,12 +1782,13 @@ impl Walk {
                                 .map_or(0, |o| (tests.candidates)(w, o.pair));
                             break Some((block, c, other));
                         }
-                        units += block.units_below(64);
+                        sum = block.add(sum);
                         base += 64;
                         rest = &rest[64..];
                         skip = 0;
                     };
-                    (self.base, self.units) = (base, units);
+                    self.base = base;
+                    self.units += Counted::<U, UTF16>::total(sum);
                     let (block, c, other) = tested?;
                     let mut found = [other; 2];
                     found[K] = c;
@@ -1728,7 +1812,7 @@ impl Walk {
                         }
                     };
                 if occurs {
-                    let units_q = self.units + block.units_below(bit);
+                    let units_q = self.units + block.below(bit);
                     (self.i, self.units_i) = (q + side.len, units_q + side.units);
                     return Some([(q, units_q), (self.i, self.units_i)]);
                 }
@@ -1740,8 +1824,8 @@ impl Walk {
 
     /// Leaves the current block (tested) for the next.
     #[inline(always)]
-    fn next_block(&mut self, block: Utf8Block) {
-        self.units += block.units_below(64);
+    fn next_block(&mut self, block: Counted<U, UTF16>) {
+        self.units += block.below(64);
         self.base += 64;
         self.block = None;
     }
