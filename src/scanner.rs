@@ -969,6 +969,7 @@ impl Scanner {
         let mut walk = Walk {
             base: 0,
             units: start.utf16,
+            sum: Counted::<U, UTF16>::zero(),
             block: first,
             i: 0,
             units_i: start.utf16,
@@ -996,10 +997,13 @@ impl Scanner {
         let Walk {
             base,
             units,
+            sum,
             i,
             units_i,
             ..
         } = walk;
+        // The units before `base`, once per chunk.
+        let units = units + Counted::<U, UTF16>::total(sum);
         let (x, units_x) = match flow {
             ControlFlow::Break(()) => (i, units_i),
             ControlFlow::Continue(()) => {
@@ -1637,8 +1641,8 @@ pub(crate) trait BlockUnits: Copy {
     /// `sum` plus this block's units.
     fn add(&self, sum: Self::Sum) -> Self::Sum;
     fn total(sum: Self::Sum) -> u64;
-    /// The units of the block's bytes below `k` (all 64 for `k == 64`).
-    fn below(&self, k: u32) -> u64;
+    /// [`BlockUnits::total`] of `sum` plus the units of the block's bytes below `k`.
+    fn total_below(&self, k: u32, sum: Self::Sum) -> u64;
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -1657,8 +1661,8 @@ impl BlockUnits for Utf8Block {
         sum
     }
     #[inline(always)]
-    fn below(&self, k: u32) -> u64 {
-        self.units_below(k)
+    fn total_below(&self, k: u32, sum: u64) -> u64 {
+        sum + self.units_below(k)
     }
 }
 
@@ -1684,9 +1688,9 @@ impl BlockUnits for avx512::Units {
         unsafe { avx512::Units::total(sum) }
     }
     #[inline(always)]
-    fn below(&self, k: u32) -> u64 {
+    fn total_below(&self, k: u32, sum: Self::Sum) -> u64 {
         // SAFETY: see the impl.
-        unsafe { avx512::Units::below(self, k) }
+        unsafe { avx512::Units::total_below(self, k, sum) }
     }
 }
 
@@ -1711,26 +1715,31 @@ impl<U: BlockUnits, const UTF16: bool> Counted<U, UTF16> {
         sum.map_or(0, U::total)
     }
     #[inline(always)]
-    fn below(&self, k: u32) -> u64 {
-        if UTF16 { self.0.below(k) } else { u64::from(k) }
+    fn total_below(&self, k: u32, sum: Option<U::Sum>) -> u64 {
+        match sum {
+            Some(sum) => self.0.total_below(k, sum),
+            None => u64::from(k),
+        }
     }
 }
 
 /// Where the UTF-8 fast path stands (`U`: how its blocks' units are kept).
 #[cfg(target_arch = "x86_64")]
-struct Walk<U> {
-    /// The current block and the UTF-16 units before it.
+struct Walk<U: BlockUnits, const UTF16: bool> {
+    /// The current block, and the UTF-16 units before it: `units` plus the blocks' units
+    /// summed since (`sum`, as the instruction set keeps them; read at events).
     base: usize,
     units: u64,
+    sum: Option<U::Sum>,
     /// Its test once made, with each needle's candidates in it.
-    block: Option<(U, [u64; 2])>,
+    block: Option<(Counted<U, UTF16>, [u64; 2])>,
     /// Where the search resumes, a character boundary, and the units before it.
     i: usize,
     units_i: u64,
 }
 
 #[cfg(target_arch = "x86_64")]
-impl<U: BlockUnits, const UTF16: bool> Walk<Counted<U, UTF16>> {
+impl<U: BlockUnits, const UTF16: bool> Walk<U, UTF16> {
     /// Finds needle `K` (0: start, 1: end) at or after `i`: its position and the one after
     /// it, with their units, and resumes after it. `None`: the needle has no probe, or a
     /// block could not be tested (invalid, or not wholly in `data` with the bytes a needle
@@ -1760,8 +1769,8 @@ impl<U: BlockUnits, const UTF16: bool> Walk<Counted<U, UTF16>> {
                     // Most blocks are reached here, in quiet stretches: one fused test per
                     // block until one holds a candidate at or after `i`.
                     // In locals: a field of `self` lives in memory, a store per block.
-                    // Whole blocks' units summed as the instruction set keeps them.
-                    let (mut base, mut sum) = (self.base, Counted::<U, UTF16>::zero());
+                    // In locals: a field of `self` lives in memory, a store per block.
+                    let (mut base, mut sum) = (self.base, self.sum);
                     let mut skip = self.i.saturating_sub(base);
                     // From the window of the block at `base` (see [`padded_window`]) on: the first
                     // block was tested before the walk, so `base` is past it. A step of the
@@ -1787,8 +1796,7 @@ impl<U: BlockUnits, const UTF16: bool> Walk<Counted<U, UTF16>> {
                         rest = &rest[64..];
                         skip = 0;
                     };
-                    self.base = base;
-                    self.units += Counted::<U, UTF16>::total(sum);
+                    (self.base, self.sum) = (base, sum);
                     let (block, c, other) = tested?;
                     let mut found = [other; 2];
                     found[K] = c;
@@ -1812,7 +1820,7 @@ impl<U: BlockUnits, const UTF16: bool> Walk<Counted<U, UTF16>> {
                         }
                     };
                 if occurs {
-                    let units_q = self.units + block.below(bit);
+                    let units_q = self.units + block.total_below(bit, self.sum);
                     (self.i, self.units_i) = (q + side.len, units_q + side.units);
                     return Some([(q, units_q), (self.i, self.units_i)]);
                 }
@@ -1825,7 +1833,7 @@ impl<U: BlockUnits, const UTF16: bool> Walk<Counted<U, UTF16>> {
     /// Leaves the current block (tested) for the next.
     #[inline(always)]
     fn next_block(&mut self, block: Counted<U, UTF16>) {
-        self.units += block.below(64);
+        self.sum = block.add(self.sum);
         self.base += 64;
         self.block = None;
     }

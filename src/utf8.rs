@@ -614,12 +614,11 @@ impl Utf8Block {
 pub(crate) mod avx512 {
     use super::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
     use core::arch::x86_64::{
-        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_cmpeq_epi8_mask,
-        _mm512_cmpgt_epu8_mask, _mm512_loadu_si512, _mm512_mask_cmpeq_epi8_mask,
-        _mm512_movepi8_mask, _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_reduce_add_epi64,
-        _mm512_sad_epu8, _mm512_set1_epi8, _mm512_setzero_si512, _mm512_srli_epi16,
-        _mm512_sub_epi8, _mm512_subs_epu8, _mm512_ternarylogic_epi32, _mm512_test_epi8_mask,
-        _mm512_testn_epi8_mask, _mm512_xor_si512,
+        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512,
+        _mm512_mask_cmpeq_epi8_mask, _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_or_si512,
+        _mm512_permutexvar_epi8, _mm512_reduce_add_epi64, _mm512_sad_epu8, _mm512_set1_epi8,
+        _mm512_setzero_si512, _mm512_srli_epi16, _mm512_sub_epi8, _mm512_subs_epu8,
+        _mm512_ternarylogic_epi32, _mm512_test_epi8_mask, _mm512_xor_si512,
     };
 
     /// 64 bytes of `window` from `at` as a vector.
@@ -734,14 +733,13 @@ pub(crate) mod avx512 {
     pub(crate) struct Units(__m512i);
 
     impl Units {
-        /// The UTF-16 units of the block's bytes below `k` (all 64 for `k == 64`).
+        /// [`Units::total`] of `sum` plus the units of the block's bytes below `k` (all 64
+        /// for `k == 64`): one reduction for both, as an event needs them.
         #[inline]
         #[target_feature(enable = "avx512bw")]
-        pub(crate) fn below(&self, k: u32) -> u64 {
+        pub(crate) fn total_below(&self, k: u32, sum: __m512i) -> u64 {
             let below = if k >= 64 { !0 } else { (1u64 << k) - 1 };
-            let none = _mm512_testn_epi8_mask(self.0, self.0) & below;
-            let two = _mm512_cmpgt_epu8_mask(self.0, _mm512_set1_epi8(1)) & below;
-            u64::from(k.min(64) - none.count_ones() + two.count_ones())
+            Units::total(Units(_mm512_maskz_mov_epi8(below, self.0)).add(sum))
         }
 
         /// `sum` plus the block's units, in the 64-bit lanes of a vector ([`Units::total`]).
