@@ -572,11 +572,12 @@ impl Scanner {
             // ASCII markers over ASCII text: validation and search in one pass, up to the
             // first non-ASCII byte (so not even set up when that is the first).
             let (n, flow) = self.scan_ascii(chunk, sink);
-            if flow.is_break() || n == chunk.len() {
-                // (All of it decided, as the ASCII path does for one-byte markers.)
+            if flow.is_break() {
                 return Ok(flow);
             }
             chunk = &chunk[n..];
+            // (Also all of the chunk decided, as the ASCII path does for one-byte markers:
+            // an empty tail.)
             if let Some(flow) = self.hold_ascii_tail(chunk, sink) {
                 return Ok(flow);
             }
@@ -647,15 +648,27 @@ impl Scanner {
         if self.held != 0 || data.len() >= needle.bytes().len() || !data.is_ascii() {
             return None;
         }
-        let held = needle.tail_prefix(data);
-        let decided = &data[..data.len() - held];
-        if inside && !decided.is_empty() && sink.content(decided).is_break() {
+        if self.hold_tail(data, sink).is_break() {
             self.state = State::Stopped;
             return Some(ControlFlow::Break(()));
         }
-        self.held = held;
         self.scanned = Counter::new(self.scanned, Units::of(sink, true)).pos(data, data.len());
         Some(ControlFlow::Continue(()))
+    }
+
+    /// After a search for the marker sought found nothing in `data`: holds the longest
+    /// suffix of `data` that begins the marker and delivers the rest as content inside a
+    /// match (the general path's end of a slice, and [`Scanner::hold_ascii_tail`]'s).
+    fn hold_tail<S: Sink + ?Sized>(&mut self, data: &[u8], sink: &mut S) -> ControlFlow<()> {
+        let inside = self.state == State::Inside;
+        let needle = if inside { &self.end } else { &self.start };
+        let held = needle.tail_prefix(data);
+        let decided = &data[..data.len() - held];
+        if inside && !decided.is_empty() {
+            sink.content(decided)?;
+        }
+        self.held = held;
+        ControlFlow::Continue(())
     }
 
     /// Scans one whole character, cut by the last chunk boundary. With nothing held, it can
@@ -1032,8 +1045,6 @@ impl Scanner {
             units_i,
             ..
         } = walk;
-        // The units before `base`, once per chunk.
-        let units = units + Counted::<U, UTF16>::total(sum);
         let (x, units_x) = match flow {
             ControlFlow::Break(()) => (i, units_i),
             ControlFlow::Continue(()) => {
@@ -1041,11 +1052,12 @@ impl Scanner {
                 if x == i {
                     (i, units_i)
                 } else {
-                    // Units are only counted back for a sink that takes them.
+                    // Units are only counted back for a sink that takes them (the units
+                    // before `base` are `units` and the blocks summed since).
                     (
                         x,
                         if UTF16 {
-                            units - utf16_len(&data[x..base])
+                            units + Counted::<U, UTF16>::total(sum) - utf16_len(&data[x..base])
                         } else {
                             0
                         },
@@ -1236,7 +1248,8 @@ impl Scanner {
             let inside = self.state == State::Inside;
             let needle = if inside { &self.end } else { &self.start };
             let bytes = needle.bytes();
-            let found = if self.held > 0 {
+            // Where an occurrence of the needle ends (`data[..x]`).
+            let x = if self.held > 0 {
                 // The input so far ends with `bytes[..held]`. Think of the virtual text
                 // V = bytes[..held] ++ data[i..] and run KMP on it from that state until
                 // the candidate occurrence starts inside `data` or completes.
@@ -1263,7 +1276,7 @@ impl Scanner {
                 if complete {
                     // An occurrence completing here started within the held bytes.
                     self.held = 0;
-                    Some(j)
+                    j
                 } else if p <= j - i {
                     // The candidate starts in `data`; what precedes it is decided too.
                     if inside && j - p > i {
@@ -1284,22 +1297,11 @@ impl Scanner {
                         if inside && k > 0 {
                             sink.content(&data[i..i + k])?;
                         }
-                        Some(i + k + bytes.len())
+                        i + k + bytes.len()
                     }
-                    None => {
-                        let p = needle.tail_prefix(&data[i..]);
-                        if inside && data.len() - p > i {
-                            sink.content(&data[i..data.len() - p])?;
-                        }
-                        self.held = p;
-                        None
-                    }
+                    None => return self.hold_tail(&data[i..], sink),
                 }
             };
-            let Some(x) = found else {
-                return ControlFlow::Continue(());
-            };
-            // An occurrence of the needle ends at data[x].
             let end = at.pos(data, x);
             let begin = Pos {
                 byte: end.byte - bytes.len() as u64,
