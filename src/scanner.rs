@@ -50,7 +50,7 @@
 use crate::markers::Markers;
 use crate::utf8::{
     PREFETCH_AHEAD, all_ascii, ascii_run_without, check, prefetch, sequence_len, stops64,
-    stops64_pair, utf16_len, utf16_len_from,
+    stops64_pair, streams_without_hints, utf16_len, utf16_len_from,
 };
 #[cfg(target_arch = "x86_64")]
 use crate::utf8::{Utf8Block, avx2, avx512};
@@ -429,6 +429,9 @@ pub struct Scanner {
     error: Option<ScanError>,
     /// The vector instructions the ASCII fast path uses on this CPU.
     simd: Simd,
+    /// Whether the ASCII path's search for a needle of two bytes or more ([`find_with`],
+    /// [`skip_pairs`]) asks for data ahead (see [`streams_without_hints`]).
+    hint_pairs: bool,
 }
 
 impl Scanner {
@@ -451,6 +454,7 @@ impl Scanner {
             pending_len: 0,
             error: None,
             simd: Simd::detect(),
+            hint_pairs: !streams_without_hints(),
         }
     }
 
@@ -825,14 +829,19 @@ impl Scanner {
         use crate::utf8::avx2;
         let one = |b: &[u8; 64], x| avx2::stops64(b, x);
         let quiet = |b: &[u8; 128], x| avx2::quiet128(b, x);
+        let hint = self.hint_pairs;
         self.scan_ascii_with::<S, false>(data, sink, one, quiet, |data, i, needle, probe| {
             find_with::<false>(
                 data,
                 i,
                 needle,
                 probe,
+                hint,
                 (one, |b, at, bytes| avx2::stops64_pair(b, at, bytes)),
-                (quiet, |d, i, r, p| skip_pairs_avx2(d, i, r, p)),
+                (quiet, |d, i, r, p| match hint {
+                    true => skip_pairs_avx2::<true>(d, i, r, p),
+                    false => skip_pairs_avx2::<false>(d, i, r, p),
+                }),
             )
         })
     }
@@ -847,14 +856,19 @@ impl Scanner {
     ) -> (usize, ControlFlow<()>) {
         let one = |b: &[u8; 64], x| avx512::stops64(b, x);
         let quiet = |b: &[u8; 128], x| avx512::quiet128(b, x);
+        let hint = self.hint_pairs;
         self.scan_ascii_with::<S, false>(data, sink, one, quiet, |data, i, needle, probe| {
             find_with::<false>(
                 data,
                 i,
                 needle,
                 probe,
+                hint,
                 (one, |b, at, bytes| avx512::stops64_pair(b, at, bytes)),
-                (quiet, |d, i, r, p| skip_pairs_avx512(d, i, r, p)),
+                (quiet, |d, i, r, p| match hint {
+                    true => skip_pairs_avx512::<true>(d, i, r, p),
+                    false => skip_pairs_avx512::<false>(d, i, r, p),
+                }),
             )
         })
     }
@@ -1471,6 +1485,7 @@ fn find_baseline(data: &[u8], i: usize, needle: &[u8], probe: Probe) -> Result<u
         i,
         needle,
         probe,
+        true,
         (stops64, |b, [f, s], [x, y]| {
             stops64_pair(b, [(f, x), (s, y)])
         }),
@@ -1490,6 +1505,8 @@ fn find_with<const FOLD: bool>(
     mut i: usize,
     needle: &[u8],
     probe: Probe,
+    // Whether the block walk asks for data ahead (see [`streams_without_hints`]).
+    hint: bool,
     // The probe's blocks and bytes apart: as one array of (block, byte) pairs, LLVM packed
     // them into vectors on the stack every block and unpacked the bytes again to broadcast
     // them, a chain through memory in the quiet loop.
@@ -1513,7 +1530,9 @@ fn find_with<const FOLD: bool>(
     }
     // A block is only tested when a needle starting in it lies wholly in `data`.
     while let Some(window) = data.get(i..i + 64 + needle.len() - 1) {
-        prefetch(data, i + PREFETCH_AHEAD);
+        if hint {
+            prefetch(data, i + PREFETCH_AHEAD);
+        }
         let block = |at: usize| -> &[u8; 64] { window[at..at + 64].try_into().unwrap_or(&[0; 64]) };
         let stops = pair(block(0), [block(i1), block(i2)], [b1, b2]);
         if stops == 0 && !FOLD {
@@ -1548,10 +1567,10 @@ fn find_with<const FOLD: bool>(
 /// The quiet walk of [`find_with`]: from `i`, the first multiple of 128 bytes on whose 128
 /// bytes (and the `reach` after them) `quiet` finds a stop, or that is not wholly in `data`.
 /// Out of line, per instruction set: inlined into the search, the loop reloaded its
-/// constant vectors from the stack at every step.
+/// constant vectors from the stack at every step. `HINT`: whether it asks for data ahead.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn skip_pairs(
+fn skip_pairs<const HINT: bool>(
     data: &[u8],
     mut i: usize,
     reach: usize,
@@ -1559,8 +1578,10 @@ fn skip_pairs(
     quiet: impl Fn(&[u8; 128], [&[u8; 128]; 2], [u8; 2]) -> bool,
 ) -> usize {
     while let Some(window) = data.get(i..i + 128 + reach) {
-        prefetch(data, i + PREFETCH_AHEAD);
-        prefetch(data, i + PREFETCH_AHEAD + 64);
+        if HINT {
+            prefetch(data, i + PREFETCH_AHEAD);
+            prefetch(data, i + PREFETCH_AHEAD + 64);
+        }
         let two =
             |at: usize| -> &[u8; 128] { window[at..at + 128].try_into().unwrap_or(&[0; 128]) };
         if !quiet(two(0), [two(i1), two(i2)], [b1, b2]) {
@@ -1575,8 +1596,13 @@ fn skip_pairs(
 #[cfg(target_arch = "x86_64")]
 #[inline(never)]
 #[target_feature(enable = "avx2")]
-fn skip_pairs_avx2(data: &[u8], i: usize, reach: usize, probe: [(usize, u8); 2]) -> usize {
-    skip_pairs(data, i, reach, probe, |b, at, bytes| {
+fn skip_pairs_avx2<const HINT: bool>(
+    data: &[u8],
+    i: usize,
+    reach: usize,
+    probe: [(usize, u8); 2],
+) -> usize {
+    skip_pairs::<HINT>(data, i, reach, probe, |b, at, bytes| {
         avx2::quiet128_pair(b, at, bytes)
     })
 }
@@ -1585,8 +1611,13 @@ fn skip_pairs_avx2(data: &[u8], i: usize, reach: usize, probe: [(usize, u8); 2])
 #[cfg(target_arch = "x86_64")]
 #[inline(never)]
 #[target_feature(enable = "avx512bw,avx2")]
-fn skip_pairs_avx512(data: &[u8], i: usize, reach: usize, probe: [(usize, u8); 2]) -> usize {
-    skip_pairs(data, i, reach, probe, |b, at, bytes| {
+fn skip_pairs_avx512<const HINT: bool>(
+    data: &[u8],
+    i: usize,
+    reach: usize,
+    probe: [(usize, u8); 2],
+) -> usize {
+    skip_pairs::<HINT>(data, i, reach, probe, |b, at, bytes| {
         avx512::quiet128_pair(b, at, bytes)
     })
 }
