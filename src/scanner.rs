@@ -516,6 +516,27 @@ impl Scanner {
         self
     }
 
+    /// The same scanner, asking for data ahead in the walks that do so on this CPU's vendor
+    /// only (`on`: as on Intel; off: as on AMD) or not: for tests and fuzzing, which check
+    /// both ways on one machine. (A hint reads nothing the program sees; the results never
+    /// differ.)
+    ///
+    /// ```
+    /// use extract_between::{Collect, Markers, Scanner};
+    /// let text = "x".repeat(300) + "<b>a</b>";
+    /// for on in [false, true] {
+    ///     let mut s = Scanner::new(&Markers::new("<b>", "</b>").unwrap()).prefetch_hints(on);
+    ///     let mut found = Collect::default();
+    ///     s.feed(text.as_bytes(), &mut found).unwrap();
+    ///     assert_eq!(found.matches[0].text, "a");
+    /// }
+    /// ```
+    #[doc(hidden)]
+    pub fn prefetch_hints(mut self, on: bool) -> Scanner {
+        self.hints = on;
+        self
+    }
+
     /// The same scanner with `simd` where the CPU has AVX-512 (and so everything `simd`
     /// asks for); otherwise unchanged.
     #[cfg(target_arch = "x86_64")]
