@@ -860,9 +860,12 @@ impl Scanner {
                 probe,
                 hint,
                 (one, |b, at, bytes| avx2::stops64_pair(b, at, bytes)),
-                (quiet, |d, i, r, p| match hint {
-                    true => skip_pairs_avx2::<true>(d, i, r, p),
-                    false => skip_pairs_avx2::<false>(d, i, r, p),
+                (quiet, |d, i, r, p| {
+                    if hint {
+                        skip_pairs_avx2::<true>(d, i, r, p)
+                    } else {
+                        skip_pairs_avx2::<false>(d, i, r, p)
+                    }
                 }),
             )
         })
@@ -887,9 +890,12 @@ impl Scanner {
                 probe,
                 hint,
                 (one, |b, at, bytes| avx512::stops64_pair(b, at, bytes)),
-                (quiet, |d, i, r, p| match hint {
-                    true => skip_pairs_avx512::<true>(d, i, r, p),
-                    false => skip_pairs_avx512::<false>(d, i, r, p),
+                (quiet, |d, i, r, p| {
+                    if hint {
+                        skip_pairs_avx512::<true>(d, i, r, p)
+                    } else {
+                        skip_pairs_avx512::<false>(d, i, r, p)
+                    }
                 }),
             )
         })

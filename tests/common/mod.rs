@@ -157,14 +157,14 @@ pub fn scan(markers: &Markers, bytes: &[u8], max_matches: u64, plan: &[usize]) -
     // Odd plans take the baseline (SSE2) fast paths even on a CPU with more, plans of 2 or 6
     // pieces AVX2 even on a CPU with AVX-512, and the others, for texts of odd length,
     // AVX-512 without VBMI: each instruction set the CPU has is checked.
-    // Texts whose length is a multiple of 3 set the prefetch hints whatever this CPU's
-    // vendor (on for even lengths, off for odd), so that both variants of the walks run.
     let scanner = match plan.len() % 4 {
         0 if bytes.len() % 2 == 1 => Scanner::new(markers).without_vbmi(),
         0 => Scanner::new(markers),
         2 => Scanner::new(markers).avx2_simd(),
         _ => Scanner::new(markers).baseline_simd(),
     };
+    // Texts whose length is a multiple of 3 set the prefetch hints whatever this CPU's
+    // vendor (on for even lengths, off for odd), so that both variants of the walks run.
     let mut scanner = match bytes.len() % 3 {
         0 => scanner.prefetch_hints(bytes.len().is_multiple_of(2)),
         _ => scanner,
