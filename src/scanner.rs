@@ -1867,7 +1867,6 @@ impl<U: BlockUnits, const UTF16: bool> Walk<U, UTF16> {
                     // Most blocks are reached here, in quiet stretches: one fused test per
                     // block until one holds a candidate at or after `i`.
                     // In locals: a field of `self` lives in memory, a store per block.
-                    // In locals: a field of `self` lives in memory, a store per block.
                     let (mut base, mut sum) = (self.base, self.sum);
                     let mut skip = self.i.saturating_sub(base);
                     // From the window of the block at `base` (see [`padded_window`]) on: the first
