@@ -736,10 +736,17 @@ async fn stream_upload(
             ),
         );
     };
-    let source = IdleTimeout::new(
+    let mut source = IdleTimeout::new(
         body.into_data_stream(),
         Duration::from_secs(state.args.idle_timeout.max(1)),
-    );
+    )
+    .fuse();
+    // The answer waits for the upload's first bytes (or its end, error or idle timeout):
+    // that first read is what makes hyper send `100 Continue` to a client that asked for
+    // it (curl does for bodies over 1 MiB). Answered at once, the 200 went out instead, and
+    // curl held the body back for its one-second wait.
+    let first = source.next().await;
+    let source = futures_util::stream::iter(first).chain(source);
     let matches = stream::matches(source, &query.markers, query.options);
     let body = Ndjson {
         matches,

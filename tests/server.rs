@@ -462,6 +462,38 @@ fn stream_answers_before_the_upload_ends_and_lets_it_finish() {
     assert_eq!(read_chunk(&mut reader), None);
 }
 
+/// A client that asks `Expect: 100-continue` (curl does for uploads over 1 MiB) gets
+/// `100 Continue` before the answer, so it sends its body at once. When the 200 went out
+/// first, curl held the body back for its one-second wait: every large upload took a second
+/// longer.
+#[test]
+fn stream_upload_that_expects_100_continue_gets_it_first() {
+    let server = Server::start(&[]);
+    let mut s = server.connect();
+    write!(
+        s,
+        "POST {TOOL}/stream?start=%5B&end=%5D HTTP/1.1\r\nHost: test\r\nContent-Length: 7\r\nExpect: 100-continue\r\n\r\n"
+    )
+    .unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    let (status, _) = read_head(&mut reader);
+    assert_eq!(
+        status, 100,
+        "the interim answer comes before the body is sent"
+    );
+    s.write_all(b"a[b]c[d").unwrap();
+    let (status, _) = read_head(&mut reader);
+    assert_eq!(status, 200);
+    let mut body = Vec::new();
+    while let Some(chunk) = read_chunk(&mut reader) {
+        body.extend_from_slice(&chunk);
+    }
+    let lines = ndjson(&body);
+    assert_eq!(lines[0]["match"], "b");
+    assert_eq!(lines[1]["error"]["code"], "unclosed_start_marker");
+}
+
 #[test]
 fn stream_idle_upload_times_out() {
     let server = Server::start(&["--idle-timeout", "1"]);
