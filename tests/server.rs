@@ -3,7 +3,8 @@
 mod common;
 
 use common::http::{
-    Server, TOOL, enc, get, post_json, read_chunk, read_head, request, start_upload, write_chunk,
+    Server, TOOL, enc, get, post_json, read_chunk, read_chunked_body, read_head, request,
+    start_upload, write_chunk,
 };
 use serde_json::{Value, json};
 use std::io::{BufReader, Write};
@@ -485,10 +486,7 @@ fn stream_upload_that_expects_100_continue_gets_it_first() {
     s.write_all(b"a[b]c[d").unwrap();
     let (status, _) = read_head(&mut reader);
     assert_eq!(status, 200);
-    let mut body = Vec::new();
-    while let Some(chunk) = read_chunk(&mut reader) {
-        body.extend_from_slice(&chunk);
-    }
+    let body = read_chunked_body(&mut reader);
     let lines = ndjson(&body);
     assert_eq!(lines[0]["match"], "b");
     assert_eq!(lines[1]["error"]["code"], "unclosed_start_marker");
@@ -498,10 +496,7 @@ fn stream_upload_that_expects_100_continue_gets_it_first() {
 fn stream_idle_upload_times_out() {
     let server = Server::start(&["--idle-timeout", "1"]);
     let (_s, mut reader) = open_bracket_stream(&server, b"[a] [b");
-    let mut body = Vec::new();
-    while let Some(chunk) = read_chunk(&mut reader) {
-        body.extend_from_slice(&chunk);
-    }
+    let body = read_chunked_body(&mut reader);
     let lines = ndjson(&body);
     assert_eq!(lines[0]["match"], "a");
     assert_eq!(lines[1]["error"]["code"], "request_timeout");
@@ -562,10 +557,7 @@ fn sigterm_lets_in_flight_requests_finish() {
     assert!(server.child.try_wait().unwrap().is_none());
     write_chunk(&mut s, b"[b]").unwrap();
     write_chunk(&mut s, b"").unwrap();
-    let mut body = Vec::new();
-    while let Some(chunk) = read_chunk(&mut reader) {
-        body.extend_from_slice(&chunk);
-    }
+    let body = read_chunked_body(&mut reader);
     assert_eq!(
         ndjson(&body).last().unwrap(),
         &json!({"done": true, "matches": 2, "truncated": false})

@@ -142,9 +142,7 @@ pub fn read_response<R: BufRead>(r: &mut R) -> Response {
         .and_then(|(_, v)| v.parse::<usize>().ok());
     let mut body = Vec::new();
     if chunked {
-        while let Some(chunk) = read_chunk(r) {
-            body.extend_from_slice(&chunk);
-        }
+        body = read_chunked_body(r);
     } else if let Some(n) = length {
         body.resize(n, 0);
         r.read_exact(&mut body).unwrap();
@@ -179,6 +177,15 @@ pub fn read_head<R: BufRead>(r: &mut R) -> (u16, Vec<(String, String)>) {
         headers.push((k.trim().to_owned(), v.trim().to_owned()));
     }
     (status, headers)
+}
+
+/// The rest of a chunked body, up to its last (empty) chunk.
+pub fn read_chunked_body<R: BufRead>(r: &mut R) -> Vec<u8> {
+    let mut body = Vec::new();
+    while let Some(chunk) = read_chunk(r) {
+        body.extend_from_slice(&chunk);
+    }
+    body
 }
 
 /// One chunk of a chunked body; `None` at the last (empty) chunk.
