@@ -116,12 +116,10 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Tool { request }) => tool(request),
-        Some(Command::Card) => {
-            let mut out = io::stdout().lock();
-            let _ = out.write_all(CARD_JSON.as_bytes());
-            let _ = out.flush();
-            ExitCode::SUCCESS
-        }
+        Some(Command::Card) => match write_stdout(CARD_JSON.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(()) => ExitCode::from(2),
+        },
         #[cfg(feature = "server")]
         Some(Command::Serve(args)) => crate::server::main(args),
         None => stream(cli.stream),
@@ -150,9 +148,24 @@ fn tool(path: Option<PathBuf>) -> ExitCode {
         let reply = request::execute(&body);
         (reply.body, reply.outcome.exit_code())
     };
+    match write_stdout(format!("{body}\n").as_bytes()) {
+        Ok(()) => ExitCode::from(code),
+        Err(()) => ExitCode::from(2),
+    }
+}
+
+/// Writes `bytes` to standard output and flushes it. A reader that went away (`| head`) is
+/// not an error, as for grep; any other failure (a full disk) is said once, and the caller
+/// exits 2 instead of 0 with nothing written.
+fn write_stdout(bytes: &[u8]) -> Result<(), ()> {
     let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{body}").and_then(|()| out.flush());
-    ExitCode::from(code)
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("extract-between: writing output: {e}");
+            Err(())
+        }
+        _ => Ok(()),
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -379,6 +392,12 @@ fn stream(args: StreamArgs) -> ExitCode {
             Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
                 // The reader went away (`| head`): end quietly, as grep and ripgrep do.
                 return ExitCode::from(if any_match { 0 } else { 1 });
+            }
+            Err(Failure::Write(e)) => {
+                // Output that cannot be written (a full disk) ends the run: the other files
+                // would only fail the same way, and a final flush would say it again.
+                eprintln!("extract-between: writing output: {e}");
+                return ExitCode::from(2);
             }
             Err(failure) => {
                 any_error = true;

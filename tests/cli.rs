@@ -527,3 +527,52 @@ fn stdin_redirected_from_a_file_is_read_from_its_position() {
     // The shared position is left at the end.
     assert_eq!(file.stream_position().unwrap(), input.len() as u64);
 }
+
+/// Output that cannot be written (a full disk: `/dev/full`) is one clear error and exit 2,
+/// and the remaining files are not read for nothing. It was reported per file and again by
+/// the final flush.
+#[test]
+fn a_failed_write_is_reported_once_and_ends_the_run() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // Not Linux: nothing to check.
+    };
+    let a = temp("full-a.txt", &b"[a]".repeat(100_000));
+    let b = temp("full-b.txt", b"[b]");
+    let out = Command::new(BIN)
+        .args(["-s", "[", "-e", "]"])
+        .arg(&a)
+        .arg(&b)
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("writing output").count(), 1, "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
+}
+
+/// The tool mode and `card` report a failed write too (exit 2), instead of exiting 0 with
+/// nothing written.
+#[test]
+fn tool_and_card_report_a_failed_write() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // Not Linux: nothing to check.
+    };
+    for args in [&["tool"][..], &["card"][..]] {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(full.try_clone().unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(br#"{"text":"[a]","start":"[","end":"]"}"#);
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.matches("writing output").count(), 1, "{args:?}: {err}");
+    }
+}
