@@ -393,10 +393,10 @@ fn stream(args: StreamArgs) -> ExitCode {
                 // The reader went away (`| head`): end quietly, as grep and ripgrep do.
                 return ExitCode::from(if any_match { 0 } else { 1 });
             }
-            Err(Failure::Write(e)) => {
+            Err(failure @ Failure::Write(_)) => {
                 // Output that cannot be written (a full disk) ends the run: the other files
                 // would only fail the same way, and a final flush would say it again.
-                eprintln!("extract-between: writing output: {e}");
+                report(&label, failure, false);
                 return ExitCode::from(2);
             }
             Err(failure) => {
