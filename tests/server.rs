@@ -3,8 +3,8 @@
 mod common;
 
 use common::http::{
-    Server, TOOL, enc, get, post_json, read_chunk, read_chunked_body, read_head, request,
-    start_upload, write_chunk,
+    Server, TOOL, enc, get, post_json, read_chunk, read_chunked_body, read_head, read_response,
+    request, start_upload, write_chunk,
 };
 use serde_json::{Value, json};
 use std::io::{BufReader, Write};
@@ -463,33 +463,47 @@ fn stream_answers_before_the_upload_ends_and_lets_it_finish() {
     assert_eq!(read_chunk(&mut reader), None);
 }
 
-/// A client that asks `Expect: 100-continue` (curl does for uploads over 1 MiB) gets
-/// `100 Continue` before the answer, so it sends its body at once. When the 200 went out
-/// first, curl held the body back for its one-second wait: every large upload took a second
-/// longer.
+/// A client that asks `Expect: 100-continue` (curl does for bodies over 1 MiB) gets
+/// `100 Continue` before the answer, on both routes that take a body, so it sends the body
+/// at once. When the stream route's 200 went out first, curl held the body back for its
+/// one-second wait: every large upload took a second longer.
 #[test]
-fn stream_upload_that_expects_100_continue_gets_it_first() {
+fn bodies_that_expect_100_continue_get_it_first() {
     let server = Server::start(&[]);
-    let mut s = server.connect();
-    write!(
-        s,
-        "POST {TOOL}/stream?start=%5B&end=%5D HTTP/1.1\r\nHost: test\r\nContent-Length: 7\r\nExpect: 100-continue\r\n\r\n"
-    )
-    .unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    let mut reader = BufReader::new(s.try_clone().unwrap());
-    let (status, _) = read_head(&mut reader);
-    assert_eq!(
-        status, 100,
-        "the interim answer comes before the body is sent"
+    let execute = (
+        execute_url(),
+        br#"{"text":"a[b]c","start":"[","end":"]"}"#.as_slice(),
     );
-    s.write_all(b"a[b]c[d").unwrap();
-    let (status, _) = read_head(&mut reader);
-    assert_eq!(status, 200);
-    let body = read_chunked_body(&mut reader);
-    let lines = ndjson(&body);
-    assert_eq!(lines[0]["match"], "b");
-    assert_eq!(lines[1]["error"]["code"], "unclosed_start_marker");
+    let stream = (
+        format!("{TOOL}/stream?start=%5B&end=%5D"),
+        b"a[b]c[d".as_slice(),
+    );
+    for (path, body) in [execute, stream] {
+        let mut s = server.connect();
+        write!(
+            s,
+            "POST {path} HTTP/1.1\r\nHost: test\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
+            body.len()
+        )
+        .unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut reader = BufReader::new(s.try_clone().unwrap());
+        let (status, _) = read_head(&mut reader);
+        assert_eq!(
+            status, 100,
+            "{path}: the interim answer comes before the body"
+        );
+        s.write_all(body).unwrap();
+        let r = read_response(&mut reader);
+        assert_eq!(r.status, 200, "{path}");
+        if path.ends_with("/execute") {
+            assert_eq!(r.json(), json!({"matches": ["b"], "truncated": false}));
+        } else {
+            let lines = ndjson(&r.body);
+            assert_eq!(lines[0]["match"], "b");
+            assert_eq!(lines[1]["error"]["code"], "unclosed_start_marker");
+        }
+    }
 }
 
 #[test]
