@@ -54,6 +54,10 @@ enum Command {
         /// Read the request from FILE instead of standard input.
         #[arg(long, value_name = "FILE")]
         request: Option<PathBuf>,
+        /// The same as `--request FILE` (as the streaming mode takes its files; `-` is
+        /// standard input).
+        #[arg(value_name = "FILE", conflicts_with = "request")]
+        file: Option<PathBuf>,
     },
     /// Print the tool card.
     Card,
@@ -115,7 +119,9 @@ struct StreamArgs {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Tool { request }) => tool(request),
+        Some(Command::Tool { request, file }) => {
+            tool(request.or(file).filter(|p| p.as_os_str() != "-"))
+        }
         Some(Command::Card) => match write_stdout(CARD_JSON.as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(()) => ExitCode::from(2),

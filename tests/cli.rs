@@ -271,7 +271,18 @@ fn tool_mode_reads_a_request_file() {
         "req.json",
         br#"{"text":"[x]","start":"[","end":"]","max_matches":1}"#,
     );
-    let out = run(&["tool", "--request", path.to_str().unwrap()], b"");
+    // As `--request FILE` or as a plain argument, like the streaming mode's files.
+    for args in [&["tool", "--request"][..], &["tool"][..]] {
+        let out = Command::new(BIN).args(args).arg(&path).output().unwrap();
+        assert_eq!(
+            text(&out.stdout),
+            "{\"matches\":[\"x\"],\"truncated\":false}\n",
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(0));
+    }
+    let out = run(&["tool", "-"], &std::fs::read(&path).unwrap());
     assert_eq!(
         text(&out.stdout),
         "{\"matches\":[\"x\"],\"truncated\":false}\n"
