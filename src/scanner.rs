@@ -1129,8 +1129,8 @@ impl Scanner {
         quiet: impl Fn(&[u8; 128], u8) -> bool,
         find: impl Fn(&[u8], usize, &[u8], Probe) -> Result<usize, usize>,
     ) -> (usize, ControlFlow<()>) {
-        // Two one-byte markers are read without copying their probes: that copy was a
-        // fifth of the per-chunk work on text without markers.
+        // Two one-byte markers are read without copying their probes first: that copy was
+        // about a quarter of the per-chunk work outside the walk on text without markers.
         let byte = |n: &Needle| match &n.probe {
             Some(p) if p.ascii && p.len == 1 => Some(p.bytes[0]),
             _ => None,
