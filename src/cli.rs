@@ -4,7 +4,8 @@
 //! Streaming mode reads each input in fixed-size chunks into one reused buffer and feeds the
 //! [`Scanner`]; a match's content is gathered in one reused buffer (bounded by
 //! `--max-match-bytes`) and written when its end marker is found, so an unclosed match is
-//! never printed as if it were complete. Memory is constant whatever the input size.
+//! never printed as if it were complete (`--count` gathers nothing: it only counts). Memory is
+//! constant whatever the input size.
 
 use crate::card::CARD_JSON;
 use crate::request::{self, MAX_REQUEST_BYTES, payload_too_large_body};
@@ -21,6 +22,7 @@ Examples:
   extract-between -s '<title>' -e '</title>' page.html
   curl -s https://example.com | extract-between -s '[' -e ']' --max-matches 10
   extract-between -s '\"' -e '\"' --json-lines notes.txt
+  extract-between -c -s '<title>' -e '</title>' *.html
   echo '{\"text\":\"pre[one]mid[two]post\",\"start\":\"[\",\"end\":\"]\"}' | extract-between tool
   extract-between serve --listen 127.0.0.1:8080
 
@@ -92,6 +94,10 @@ struct StreamArgs {
     /// End each match with NUL instead of a newline.
     #[arg(short = '0', long = "null", conflicts_with = "json_lines")]
     null: bool,
+    /// Print how many matches each input holds instead of the matches (`FILE:N` when there
+    /// are several inputs). Nothing is gathered, so `--max-match-bytes` does not apply.
+    #[arg(short, long, conflicts_with_all = ["json_lines", "null"])]
+    count: bool,
     /// One JSON object per match, with file name and byte and UTF-16 offsets.
     #[arg(long)]
     json_lines: bool,
@@ -179,6 +185,8 @@ enum Format {
     Lines,
     Null,
     Json,
+    /// `--count`: matches are counted, not written.
+    Count,
 }
 
 /// Why streaming one input stopped with an error.
@@ -209,6 +217,7 @@ impl<W: Write> Writer<'_, W> {
     /// Writes one match: `content`, which starts at `start` and ends at `end`.
     fn write_match(&mut self, content: &[u8], start: Pos, end: Pos) -> io::Result<()> {
         match self.format {
+            Format::Count => Ok(()),
             Format::Lines | Format::Null => {
                 self.out.write_all(content)?;
                 self.out.write_all(if self.format == Format::Null {
@@ -256,6 +265,10 @@ impl<W: Write> Sink for Writer<'_, W> {
     }
 
     fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
+        if self.format == Format::Count {
+            // Counted, not written: nothing to gather, whatever the match's length.
+            return ControlFlow::Continue(());
+        }
         if self.content.len() + fragment.len() > self.max_match_bytes {
             self.failure = Some(Failure::MatchTooLarge(self.start, self.max_match_bytes));
             return ControlFlow::Break(());
@@ -276,7 +289,7 @@ impl<W: Write> Sink for Writer<'_, W> {
 
     fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
         // The whole match lies in the chunk just read: write it from there, no gathering.
-        if content.len() > self.max_match_bytes {
+        if content.len() > self.max_match_bytes && self.format != Format::Count {
             self.failure = Some(Failure::MatchTooLarge(open[1], self.max_match_bytes));
             return ControlFlow::Break(());
         }
@@ -332,6 +345,8 @@ fn stream(args: StreamArgs) -> ExitCode {
     };
     let format = if args.json_lines {
         Format::Json
+    } else if args.count {
+        Format::Count
     } else if args.null {
         Format::Null
     } else {
@@ -342,6 +357,8 @@ fn stream(args: StreamArgs) -> ExitCode {
     } else {
         args.files
     };
+    // As grep -c: counts are named when there are several inputs.
+    let name_counts = files.len() > 1;
     let show_progress = !args.no_progress && (args.progress || io::stderr().is_terminal());
     let stdout = io::stdout().lock();
     let mut out = BufWriter::with_capacity(128 * 1024, stdout);
@@ -386,6 +403,25 @@ fn stream(args: StreamArgs) -> ExitCode {
         }
         any_match |= writer.printed > 0;
         content = std::mem::take(&mut writer.content);
+        // The count of the matches completed before any failure, as the other formats print
+        // those matches (a failed write has nowhere to go).
+        let result = match result {
+            Err(failure @ Failure::Write(_)) => Err(failure),
+            result if format == Format::Count => {
+                let n = writer.printed;
+                let line = if name_counts {
+                    format!("{label}:{n}\n")
+                } else {
+                    format!("{n}\n")
+                };
+                writer
+                    .out
+                    .write_all(line.as_bytes())
+                    .map_err(Failure::Write)
+                    .and(result)
+            }
+            result => result,
+        };
         match result {
             Ok(()) => {
                 if truncated {

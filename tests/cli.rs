@@ -208,6 +208,67 @@ fn match_longer_than_limit_fails() {
 }
 
 #[test]
+fn count_prints_how_many_matches_each_input_holds() {
+    let out = run(&["-c", "-s", "[", "-e", "]"], b"[a][b] x [c]");
+    assert_eq!(text(&out.stdout), "3\n");
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["--count", "-s", "[", "-e", "]"], b"nothing here");
+    assert_eq!(text(&out.stdout), "0\n");
+    assert_eq!(out.status.code(), Some(1));
+    // Several inputs: each count named, as grep -c does; standard input as in messages.
+    let a = temp("count-a.txt", b"[1][2][3]");
+    let b = temp("count-b.txt", b"none");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let out = run(&["-c", "-s", "[", "-e", "]", a, b, "-"], b"[x]");
+    assert_eq!(
+        text(&out.stdout),
+        format!("{a}:3\n{b}:0\n(standard input):1\n")
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn count_gathers_nothing_so_match_length_is_no_limit() {
+    // What `match_longer_than_limit_fails` refuses is counted here.
+    let out = run(
+        &["-c", "--max-match-bytes", "4", "-s", "[", "-e", "]"],
+        b"[ok][too long]",
+    );
+    assert_eq!(text(&out.stdout), "2\n");
+    assert_eq!(out.stderr, b"");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn count_of_matches_before_an_error_then_the_error() {
+    let out = run(&["-c", "-s", "[", "-e", "]"], b"[a][b] [c");
+    assert_eq!(text(&out.stdout), "2\n");
+    assert!(
+        text(&out.stderr).contains("unclosed start marker at byte offset 7"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn count_stops_at_max_matches() {
+    let out = run(&["-c", "-m", "2", "-s", "[", "-e", "]"], b"[a][b][c] [d");
+    assert_eq!(text(&out.stdout), "2\n");
+    assert!(text(&out.stderr).contains("truncated"));
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn count_is_its_own_format() {
+    for other in ["--json-lines", "-0"] {
+        let out = run(&["-c", other, "-s", "[", "-e", "]"], b"[a]");
+        assert!(text(&out.stderr).contains("cannot be used with"), "{other}");
+        assert_eq!(out.status.code(), Some(2));
+    }
+}
+
+#[test]
 fn bad_markers_exit_2() {
     let out = run(&["-s", "", "-e", "]"], b"");
     assert!(text(&out.stderr).contains("start must be a non-empty string"));
@@ -375,6 +436,39 @@ fn two_gib_through_a_pipe_in_bounded_memory() {
 }
 
 const MIB: usize = 1 << 20;
+
+/// The peak RSS (`VmHWM`) of a running process, in KiB.
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn count_holds_nothing_of_a_match_however_long() {
+    let mut child = Command::new(BIN)
+        .args(["-c", "-s", "[", "-e", "]"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // 64 MiB inside one match, four times the default `--max-match-bytes`.
+    stdin.write_all(b"[").unwrap();
+    let block = vec![b'x'; MIB];
+    for _ in 0..64 {
+        stdin.write_all(&block).unwrap();
+    }
+    // The pipe holds at most its buffer: the child has read nearly all of it and still
+    // waits for more, so its high-water mark covers the match.
+    let peak_kib = peak_rss_kib(child.id());
+    stdin.write_all(b"]").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stdout), "1\n");
+    assert!(out.status.success());
+    assert!(peak_kib < 16 * 1024, "peak RSS {peak_kib} KiB");
+}
 
 /// A text of `len` bytes (ASCII filler with `「…」` matches) in which, at each offset of
 /// `cuts`, a start marker, a four-byte character inside a match and an end marker are
