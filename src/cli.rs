@@ -23,6 +23,7 @@ Examples:
   curl -s https://example.com | extract-between -s '[' -e ']' --max-matches 10
   extract-between -s '\"' -e '\"' --json-lines notes.txt
   extract-between -c -s '<title>' -e '</title>' *.html
+  extract-between -q -s '<title>' -e '</title>' page.html && echo has a title
   echo '{\"text\":\"pre[one]mid[two]post\",\"start\":\"[\",\"end\":\"]\"}' | extract-between tool
   extract-between serve --listen 127.0.0.1:8080
 
@@ -98,6 +99,9 @@ struct StreamArgs {
     /// are several inputs). Nothing is gathered, so `--max-match-bytes` does not apply.
     #[arg(short, long, conflicts_with_all = ["json_lines", "null"])]
     count: bool,
+    /// Print nothing: exit 0 at the first match (reading no further), 1 when there is none.
+    #[arg(short, long, conflicts_with_all = ["json_lines", "null", "count"])]
+    quiet: bool,
     /// One JSON object per match, with file name and byte and UTF-16 offsets.
     #[arg(long)]
     json_lines: bool,
@@ -187,6 +191,8 @@ enum Format {
     Json,
     /// `--count`: matches are counted, not written.
     Count,
+    /// `--quiet`: the first match ends the run.
+    Quiet,
 }
 
 /// Why streaming one input stopped with an error.
@@ -217,7 +223,7 @@ impl<W: Write> Writer<'_, W> {
     /// Writes one match: `content`, which starts at `start` and ends at `end`.
     fn write_match(&mut self, content: &[u8], start: Pos, end: Pos) -> io::Result<()> {
         match self.format {
-            Format::Count => Ok(()),
+            Format::Count | Format::Quiet => Ok(()),
             Format::Lines | Format::Null => {
                 self.out.write_all(content)?;
                 self.out.write_all(if self.format == Format::Null {
@@ -253,6 +259,9 @@ impl<W: Write> Writer<'_, W> {
             return ControlFlow::Break(());
         }
         self.printed += 1;
+        if self.format == Format::Quiet {
+            return ControlFlow::Break(());
+        }
         ControlFlow::Continue(())
     }
 }
@@ -265,7 +274,7 @@ impl<W: Write> Sink for Writer<'_, W> {
     }
 
     fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
-        if self.format == Format::Count {
+        if matches!(self.format, Format::Count | Format::Quiet) {
             // Counted, not written: nothing to gather, whatever the match's length.
             return ControlFlow::Continue(());
         }
@@ -289,7 +298,9 @@ impl<W: Write> Sink for Writer<'_, W> {
 
     fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
         // The whole match lies in the chunk just read: write it from there, no gathering.
-        if content.len() > self.max_match_bytes && self.format != Format::Count {
+        if content.len() > self.max_match_bytes
+            && !matches!(self.format, Format::Count | Format::Quiet)
+        {
             self.failure = Some(Failure::MatchTooLarge(open[1], self.max_match_bytes));
             return ControlFlow::Break(());
         }
@@ -347,6 +358,8 @@ fn stream(args: StreamArgs) -> ExitCode {
         Format::Json
     } else if args.count {
         Format::Count
+    } else if args.quiet {
+        Format::Quiet
     } else if args.null {
         Format::Null
     } else {
@@ -402,6 +415,10 @@ fn stream(args: StreamArgs) -> ExitCode {
             bar.finish_and_clear();
         }
         any_match |= writer.printed > 0;
+        if format == Format::Quiet && any_match {
+            // As grep -q: a match is the answer, whatever failed before it.
+            return ExitCode::SUCCESS;
+        }
         content = std::mem::take(&mut writer.content);
         // The count of the matches completed before any failure, as the other formats print
         // those matches (a failed write has nowhere to go).

@@ -261,11 +261,67 @@ fn count_stops_at_max_matches() {
 
 #[test]
 fn count_is_its_own_format() {
-    for other in ["--json-lines", "-0"] {
+    for other in ["--json-lines", "-0", "-q"] {
         let out = run(&["-c", other, "-s", "[", "-e", "]"], b"[a]");
         assert!(text(&out.stderr).contains("cannot be used with"), "{other}");
         assert_eq!(out.status.code(), Some(2));
     }
+}
+
+#[test]
+fn quiet_prints_nothing_and_answers_by_exit_status() {
+    // The unclosed start after the first match is never read: the match is the answer.
+    let out = run(&["-q", "-s", "[", "-e", "]"], b"[a] [b");
+    assert_eq!((out.stdout.len(), out.stderr.len()), (0, 0));
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["--quiet", "-s", "[", "-e", "]"], b"nothing");
+    assert_eq!((out.stdout.len(), out.status.code()), (0, Some(1)));
+    let out = run(&["-q", "-s", "[", "-e", "]"], b"[a");
+    assert!(text(&out.stderr).contains("unclosed start marker"));
+    assert_eq!((out.stdout.len(), out.status.code()), (0, Some(2)));
+    // As grep -q: an error before a match is said, and the match still decides.
+    let ok = temp("quiet-ok.txt", b"[x]");
+    let out = run(
+        &[
+            "-q",
+            "-s",
+            "[",
+            "-e",
+            "]",
+            "/nonexistent/q",
+            ok.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(text(&out.stderr).contains("/nonexistent/q"));
+    assert_eq!((out.stdout.len(), out.status.code()), (0, Some(0)));
+}
+
+#[test]
+fn quiet_stops_reading_at_the_first_match() {
+    let mut child = Command::new(BIN)
+        .args(["-q", "-s", "[", "-e", "]"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A match, and then the input stays open: only stopping at the match ends the run.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"text [a match] and more").unwrap();
+    stdin.flush().unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "still reading after its first match"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    assert!(status.success());
+    drop(stdin);
 }
 
 #[test]
