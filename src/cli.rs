@@ -195,6 +195,14 @@ enum Format {
     Quiet,
 }
 
+impl Format {
+    /// Whether matches are written, so that their content is gathered (and held to
+    /// `--max-match-bytes`); counting formats hold nothing.
+    fn writes(self) -> bool {
+        !matches!(self, Format::Count | Format::Quiet)
+    }
+}
+
 /// Why streaming one input stopped with an error.
 enum Failure {
     Scan(ScanError),
@@ -274,7 +282,7 @@ impl<W: Write> Sink for Writer<'_, W> {
     }
 
     fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
-        if matches!(self.format, Format::Count | Format::Quiet) {
+        if !self.format.writes() {
             // Counted, not written: nothing to gather, whatever the match's length.
             return ControlFlow::Continue(());
         }
@@ -298,9 +306,7 @@ impl<W: Write> Sink for Writer<'_, W> {
 
     fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
         // The whole match lies in the chunk just read: write it from there, no gathering.
-        if content.len() > self.max_match_bytes
-            && !matches!(self.format, Format::Count | Format::Quiet)
-        {
+        if content.len() > self.max_match_bytes && self.format.writes() {
             self.failure = Some(Failure::MatchTooLarge(open[1], self.max_match_bytes));
             return ControlFlow::Break(());
         }
