@@ -28,6 +28,23 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// The binary with piped standard input and output, for tests that feed it as they go.
+fn spawn_piped(args: &[&str]) -> std::process::Child {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The peak RSS (`VmHWM`) of a running process in KiB (`None` once it has exited).
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 fn temp(name: &str, contents: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("extract-between-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -299,12 +316,7 @@ fn quiet_prints_nothing_and_answers_by_exit_status() {
 
 #[test]
 fn quiet_stops_reading_at_the_first_match() {
-    let mut child = Command::new(BIN)
-        .args(["-q", "-s", "[", "-e", "]"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["-q", "-s", "[", "-e", "]"]);
     // A match, and then the input stays open: only stopping at the match ends the run.
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"text [a match] and more").unwrap();
@@ -454,11 +466,8 @@ fn drain_sampling_peak_rss(child: &mut std::process::Child) -> (u64, u64) {
             break;
         }
         total += n as u64;
-        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
-            for l in status.lines().filter(|l| l.starts_with("VmHWM:")) {
-                let kib: u64 = l.split_whitespace().nth(1).unwrap().parse().unwrap();
-                peak_kib = peak_kib.max(kib);
-            }
+        if let Some(kib) = peak_rss_kib(pid) {
+            peak_kib = peak_kib.max(kib);
         }
     }
     (total, peak_kib)
@@ -467,12 +476,7 @@ fn drain_sampling_peak_rss(child: &mut std::process::Child) -> (u64, u64) {
 #[test]
 #[ignore]
 fn two_gib_through_a_pipe_in_bounded_memory() {
-    let mut child = Command::new(BIN)
-        .args(["-s", "[", "-e", "]"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["-s", "[", "-e", "]"]);
     let mut stdin = child.stdin.take().unwrap();
     const LINE: &[u8] = b"lorem ipsum dolor sit amet [a match of moderate length] consectetur\n";
     let block = LINE.repeat(1000);
@@ -493,21 +497,9 @@ fn two_gib_through_a_pipe_in_bounded_memory() {
 
 const MIB: usize = 1 << 20;
 
-/// The peak RSS (`VmHWM`) of a running process, in KiB.
-fn peak_rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
-    line.split_whitespace().nth(1).unwrap().parse().unwrap()
-}
-
 #[test]
 fn count_holds_nothing_of_a_match_however_long() {
-    let mut child = Command::new(BIN)
-        .args(["-c", "-s", "[", "-e", "]"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&["-c", "-s", "[", "-e", "]"]);
     let mut stdin = child.stdin.take().unwrap();
     // 64 MiB inside one match, four times the default `--max-match-bytes`.
     stdin.write_all(b"[").unwrap();
@@ -517,7 +509,7 @@ fn count_holds_nothing_of_a_match_however_long() {
     }
     // The pipe holds at most its buffer: the child has read nearly all of it and still
     // waits for more, so its high-water mark covers the match.
-    let peak_kib = peak_rss_kib(child.id());
+    let peak_kib = peak_rss_kib(child.id()).unwrap();
     stdin.write_all(b"]").unwrap();
     drop(stdin);
     let out = child.wait_with_output().unwrap();
