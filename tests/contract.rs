@@ -333,6 +333,21 @@ fn push_offsets_formats_like_display() {
     quickcheck::QuickCheck::new()
         .tests(5000)
         .quickcheck(prop as fn([u64; 4], [u8; 4]) -> bool);
+    // Every digit count's edges, either side of the split into halves of eight digits.
+    for k in 0..20 {
+        let p = 10_u64.pow(k);
+        for n in [p - 1, p, p + 1, p.saturating_mul(10) - 1] {
+            let at = extract_between::Pos { byte: n, utf16: n };
+            let mut line = Vec::new();
+            extract_between::request::push_offsets(&mut line, at, at);
+            assert_eq!(
+                String::from_utf8(line).unwrap(),
+                format!(
+                    ",\"byte_start\":{n},\"byte_end\":{n},\"utf16_start\":{n},\"utf16_end\":{n}"
+                )
+            );
+        }
+    }
 }
 
 /// The widest offsets line (every offset at its largest) fits and reads right.
