@@ -415,11 +415,17 @@ pub fn push_json_string(out: &mut String, s: &str) {
 pub fn push_json_bytes(out: &mut Vec<u8>, s: &[u8]) {
     out.reserve(s.len() + 2);
     out.push(b'"');
+    push_json_escaped(out, s);
+    out.push(b'"');
+}
+
+/// The body of [`push_json_bytes`] without its quotes. Escapes are per byte, so a text
+/// escaped in pieces cut anywhere is the text escaped at once.
+pub(crate) fn push_json_escaped(out: &mut Vec<u8>, s: &[u8]) {
     escape_json(s, |piece| match piece {
         Piece::Plain(run) => out.extend_from_slice(s.get(run).unwrap_or_default()),
         Piece::Escape(e) => out.extend_from_slice(e),
     });
-    out.push(b'"');
 }
 
 /// A part of a JSON string literal's body: a run of input bytes that stand as they are, or

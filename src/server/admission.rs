@@ -1,0 +1,134 @@
+//! What a request may hold: a processing slot, a stream slot, and bytes of the memory
+//! budget; and the request id every answer carries.
+//!
+//! Slots are taken only for work, never for waiting on a client: an execute request takes
+//! its slot once its body has arrived, so clients that trickle bodies cannot starve others
+//! (they hold only a connection and the bytes they sent, both bounded). The memory budget
+//! holds a permit per byte of every execute body being received and every answer built and
+//! not yet written; past it, requests get 503.
+
+use super::ServeArgs;
+use super::routes::error_response;
+use crate::request::{self, MAX_REQUEST_BYTES};
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderValue, Request, StatusCode};
+use axum::response::Response;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// What the handlers share.
+#[derive(Clone)]
+pub(super) struct AppState {
+    pub(super) args: Arc<ServeArgs>,
+    /// Execute requests being run.
+    running: Arc<Semaphore>,
+    /// Stream uploads in flight.
+    streams: Arc<Semaphore>,
+    /// A permit per byte of execute bodies and answers held.
+    pub(super) budget: Arc<Semaphore>,
+    /// False from the moment shutdown begins: `/readyz` answers 503.
+    pub(super) ready: Arc<AtomicBool>,
+    request_ids: Arc<AtomicU64>,
+}
+
+impl AppState {
+    pub(super) fn new(args: ServeArgs) -> AppState {
+        AppState {
+            running: Arc::new(Semaphore::new(args.max_concurrency.max(1))),
+            streams: Arc::new(Semaphore::new(args.max_streams.max(1))),
+            budget: Arc::new(Semaphore::new(budget_bytes(&args))),
+            ready: Arc::new(AtomicBool::new(true)),
+            request_ids: Arc::new(AtomicU64::new(1)),
+            args: Arc::new(args),
+        }
+    }
+
+    /// A slot to run an execute request, or the 503 to answer.
+    pub(super) fn run_slot(&self) -> Result<OwnedSemaphorePermit, Response> {
+        self.running
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| overloaded("too many requests in flight; retry shortly"))
+    }
+
+    /// A stream upload's slot, or the 503 to answer.
+    pub(super) fn stream_slot(&self) -> Result<OwnedSemaphorePermit, Response> {
+        self.streams
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| overloaded("too many streams in flight; retry shortly"))
+    }
+
+    /// `n` bytes of the memory budget, or the 503 to answer.
+    pub(super) fn reserve(&self, n: usize) -> Result<Option<OwnedSemaphorePermit>, Response> {
+        if n == 0 {
+            return Ok(None);
+        }
+        u32::try_from(n)
+            .ok()
+            .and_then(|n| self.budget.clone().try_acquire_many_owned(n).ok())
+            .map(Some)
+            .ok_or_else(|| {
+                overloaded("too much memory held by requests and answers; retry shortly")
+            })
+    }
+
+    /// `body` as an answer that holds its bytes of the budget until the HTTP layer has
+    /// written (or dropped) them, not only until the handler returns: an answer a client does
+    /// not read is still memory.
+    pub(super) fn budgeted_body(&self, body: String) -> Result<Body, Response> {
+        let permit = self.reserve(body.len())?;
+        Ok(Body::from(Bytes::from_owner(Budgeted {
+            body,
+            _permit: permit,
+        })))
+    }
+}
+
+/// Answer bytes and the budget they hold, released together when the last `Bytes` goes.
+struct Budgeted {
+    body: String,
+    _permit: Option<OwnedSemaphorePermit>,
+}
+
+impl AsRef<[u8]> for Budgeted {
+    fn as_ref(&self) -> &[u8] {
+        self.body.as_bytes()
+    }
+}
+
+pub(super) fn overloaded(message: &str) -> Response {
+    error_response(StatusCode::SERVICE_UNAVAILABLE, "overloaded", message)
+}
+
+/// The budget in bytes: `--max-memory-mib`, never less than one largest body (else a valid
+/// request could never be served), nor more than a semaphore holds.
+fn budget_bytes(args: &ServeArgs) -> usize {
+    args.max_memory_mib
+        .saturating_mul(1024 * 1024)
+        .clamp(MAX_REQUEST_BYTES, Semaphore::MAX_PERMITS)
+}
+
+/// Every request: an id in `x-request-id`, and a debug log line.
+pub(super) async fn tag(
+    State(state): State<AppState>,
+    req: Request<Body>,
+    next: axum::middleware::Next,
+) -> Response {
+    let id = state.request_ids.fetch_add(1, Ordering::Relaxed);
+    // Build the log fields only when they will be written: this runs on every request.
+    let logged = tracing::enabled!(tracing::Level::DEBUG)
+        .then(|| (req.method().clone(), req.uri().path().to_owned()));
+    let mut response = next.run(req).await;
+    if let Some((method, path)) = logged {
+        tracing::debug!(id, %method, path, status = response.status().as_u16(), "answered");
+    }
+    let mut digits = String::with_capacity(20);
+    request::push_u64(&mut digits, id);
+    if let Ok(v) = HeaderValue::from_str(&digits) {
+        response.headers_mut().insert("x-request-id", v);
+    }
+    response
+}

@@ -1,0 +1,151 @@
+//! Accepting connections and watching each one.
+//!
+//! At most `--max-connections` are open at once; one more is closed as soon as it is
+//! accepted, so a flood of idle sockets cannot take every file descriptor and starve
+//! `accept` (which would lock out health checks too). Each connection has a watchdog that
+//! applies the deadlines hyper cannot: the first request's head must be complete within
+//! `--header-timeout` of the accept (HTTP/1 and HTTP/2 alike: a silent socket, a preface
+//! alone, a HEADERS frame never finished), and a connection idle between requests is closed
+//! after `--keepalive-timeout`. Writes that stall are cut off by [`GuardedIo`].
+
+use super::activity::{Activity, Deadlines, Tracked, Verdict};
+use super::io::GuardedIo;
+use axum::Router;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+use hyper_util::service::TowerToHyperService;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
+use tokio::time::Instant;
+
+/// After a graceful close has begun on an idle connection, how long the client has to go.
+const GRACE: Duration = Duration::from_secs(1);
+
+/// What the accept loop needs to know.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ConnLimits {
+    pub(super) deadlines: Deadlines,
+    /// A write that cannot move for this long fails.
+    pub(super) write_stall: Duration,
+    pub(super) max_connections: usize,
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then lets the open connections
+/// finish their requests (idle ones are closed at once).
+pub(super) async fn accept_loop(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnLimits,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let mut builder = Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        // The watchdog bounds heads, from the accept on; hyper's own timer would start only
+        // once the first bytes are in and would cut keep-alive idleness at the header bound.
+        .header_read_timeout(None)
+        // A client that half-closes after its request still gets the answer.
+        .half_close(true)
+        // Above the service's own limit, so that it answers with the envelope.
+        .max_headers(2 * super::protocol::MAX_HEADER_FIELDS);
+    builder.http2().timer(TokioTimer::new());
+    let builder = Arc::new(builder);
+    let max = limits.max_connections.clamp(1, Semaphore::MAX_PERMITS);
+    let slots = Arc::new(Semaphore::new(max));
+    let (stop, stopped) = watch::channel(false);
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => stream,
+                Err(e) => {
+                    // Out of file descriptors and the like pass; back off a little.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            tracing::debug!(max, "connection refused: --max-connections are open");
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(connection(
+            stream,
+            Arc::clone(&builder),
+            app.clone(),
+            limits,
+            stopped.clone(),
+            slot,
+        ));
+    }
+    drop(listener);
+    let _ = stop.send(true);
+    // Every connection holds a slot until it ends.
+    let _ = slots
+        .acquire_many(u32::try_from(max).unwrap_or(u32::MAX))
+        .await;
+    Ok(())
+}
+
+/// Serves one connection under its watchdog.
+async fn connection(
+    stream: TcpStream,
+    builder: Arc<Builder<TokioExecutor>>,
+    app: Router,
+    limits: ConnLimits,
+    mut stopped: watch::Receiver<bool>,
+    _slot: OwnedSemaphorePermit,
+) {
+    let activity = Arc::new(Activity::new());
+    let io = TokioIo::new(GuardedIo::new(
+        stream,
+        Arc::clone(&activity),
+        limits.write_stall,
+    ));
+    let service = Tracked::new(TowerToHyperService::new(app), Arc::clone(&activity));
+    let conn = builder.serve_connection_with_upgrades(io, service);
+    let mut conn = std::pin::pin!(conn);
+    // When a graceful close began (keep-alive bound or shutdown).
+    let mut closing: Option<Instant> = None;
+    let mut stopping = false;
+    let wake = tokio::time::sleep(Duration::ZERO);
+    let mut wake = std::pin::pin!(wake);
+    loop {
+        let now = Instant::now();
+        let next = match activity.verdict(now.into_std(), limits.deadlines) {
+            // Nothing to decide while requests run; their own timeouts bound them.
+            Verdict::Busy => now + limits.deadlines.header.min(limits.deadlines.keepalive),
+            Verdict::WaitUntil(at) if closing.is_none() => Instant::from_std(at),
+            Verdict::Close => return,
+            Verdict::WaitUntil(_) | Verdict::Idle => match closing {
+                // Idle, and the graceful close has had its time.
+                Some(began) if now >= began + GRACE => return,
+                Some(began) => began + GRACE,
+                None => {
+                    conn.as_mut().graceful_shutdown();
+                    closing = Some(now);
+                    now + GRACE
+                }
+            },
+        };
+        wake.as_mut().reset(next);
+        tokio::select! {
+            _ = conn.as_mut() => return,
+            () = &mut wake => {}
+            _ = stopped.changed(), if !stopping => {
+                stopping = true;
+                if closing.is_none() {
+                    conn.as_mut().graceful_shutdown();
+                    closing = Some(Instant::now());
+                }
+            }
+        }
+    }
+}

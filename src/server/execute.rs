@@ -1,0 +1,110 @@
+//! The execute route: the card's JSON request in, the card's JSON answer out, through
+//! [`crate::request::execute`] (byte for byte what the CLI's tool mode prints).
+//!
+//! The body is parsed as JSON whatever the `Content-Type` says, so `curl -d` works as
+//! written. Its bytes hold the memory budget while they arrive, and the answer holds it until
+//! written; the run itself takes a slot only once the body is in.
+
+use super::admission::{AppState, overloaded};
+use super::protocol::unsupported_encoding;
+use super::routes::{error_response, json_response};
+use crate::request::{self, MAX_REQUEST_BYTES, payload_too_large_body};
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+use std::time::Duration;
+use tokio::sync::OwnedSemaphorePermit;
+
+pub(super) async fn execute(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    if let Some(refused) = unsupported_encoding(&headers) {
+        return refused;
+    }
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
+        return json_response(StatusCode::PAYLOAD_TOO_LARGE, payload_too_large_body());
+    }
+    let timeout = Duration::from_secs(state.args.body_timeout.max(1));
+    let read = read_limited(body, declared, &state);
+    let (bytes, permits) = match tokio::time::timeout(timeout, read).await {
+        Err(_) => {
+            return error_response(
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                &format!(
+                    "the request body did not arrive within {} s",
+                    timeout.as_secs()
+                ),
+            );
+        }
+        Ok(Err(BodyRead::TooLarge)) => {
+            return json_response(StatusCode::PAYLOAD_TOO_LARGE, payload_too_large_body());
+        }
+        Ok(Err(BodyRead::OverBudget)) => {
+            return overloaded("too many request bodies held at once; retry shortly");
+        }
+        Ok(Err(BodyRead::Failed(e))) => {
+            return error_response(
+                StatusCode::BAD_REQUEST,
+                "invalid_input",
+                &format!("could not read the request body: {e}"),
+            );
+        }
+        Ok(Ok(read)) => read,
+    };
+    let _slot = match state.run_slot() {
+        Ok(slot) => slot,
+        Err(refused) => return refused,
+    };
+    let reply = request::execute(&bytes);
+    // The request's bytes are done with: give their budget back before the answer takes its.
+    drop((bytes, permits));
+    let status = StatusCode::from_u16(reply.outcome.http_status()).unwrap_or(StatusCode::OK);
+    match state.budgeted_body(reply.body) {
+        Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(refused) => refused,
+    }
+}
+
+enum BodyRead {
+    TooLarge,
+    OverBudget,
+    Failed(axum::Error),
+}
+
+/// Reads an execute body of at most [`MAX_REQUEST_BYTES`], holding a permit of the budget
+/// for every byte received (what the body occupies: room reserved for the declared length is
+/// not touched until written, so a slow client holds only what it has sent).
+async fn read_limited(
+    body: Body,
+    declared: Option<u64>,
+    state: &AppState,
+) -> Result<(Vec<u8>, Option<OwnedSemaphorePermit>), BodyRead> {
+    let mut permits: Option<OwnedSemaphorePermit> = None;
+    // `execute` answered 413 for a declared length over the limit.
+    let mut out = Vec::with_capacity(declared.map_or(0, |n| n as usize).min(MAX_REQUEST_BYTES));
+    let mut stream = body.into_data_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(BodyRead::Failed)?;
+        if out.len() + chunk.len() > MAX_REQUEST_BYTES {
+            return Err(BodyRead::TooLarge);
+        }
+        let more = state
+            .reserve(chunk.len())
+            .map_err(|_| BodyRead::OverBudget)?;
+        match (&mut permits, more) {
+            (Some(held), Some(more)) => held.merge(more),
+            (held, more) => *held = held.take().or(more),
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok((out, permits))
+}
