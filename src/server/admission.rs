@@ -13,7 +13,7 @@ use crate::request::{self, MAX_REQUEST_BYTES};
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderValue, Request, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -45,24 +45,24 @@ impl AppState {
         }
     }
 
-    /// A slot to run an execute request, or the 503 to answer.
-    pub(super) fn run_slot(&self) -> Result<OwnedSemaphorePermit, Response> {
+    /// A slot to run an execute request, or why not.
+    pub(super) fn run_slot(&self) -> Result<OwnedSemaphorePermit, Overloaded> {
         self.running
             .clone()
             .try_acquire_owned()
-            .map_err(|_| overloaded("too many requests in flight; retry shortly"))
+            .map_err(|_| Overloaded("too many requests in flight; retry shortly"))
     }
 
-    /// A stream upload's slot, or the 503 to answer.
-    pub(super) fn stream_slot(&self) -> Result<OwnedSemaphorePermit, Response> {
+    /// A stream upload's slot, or why not.
+    pub(super) fn stream_slot(&self) -> Result<OwnedSemaphorePermit, Overloaded> {
         self.streams
             .clone()
             .try_acquire_owned()
-            .map_err(|_| overloaded("too many streams in flight; retry shortly"))
+            .map_err(|_| Overloaded("too many streams in flight; retry shortly"))
     }
 
-    /// `n` bytes of the memory budget, or the 503 to answer.
-    pub(super) fn reserve(&self, n: usize) -> Result<Option<OwnedSemaphorePermit>, Response> {
+    /// `n` bytes of the memory budget, or why not.
+    pub(super) fn reserve(&self, n: usize) -> Result<Option<OwnedSemaphorePermit>, Overloaded> {
         if n == 0 {
             return Ok(None);
         }
@@ -70,15 +70,15 @@ impl AppState {
             .ok()
             .and_then(|n| self.budget.clone().try_acquire_many_owned(n).ok())
             .map(Some)
-            .ok_or_else(|| {
-                overloaded("too much memory held by requests and answers; retry shortly")
-            })
+            .ok_or(Overloaded(
+                "too much memory held by requests and answers; retry shortly",
+            ))
     }
 
     /// `body` as an answer that holds its bytes of the budget until the HTTP layer has
     /// written (or dropped) them, not only until the handler returns: an answer a client does
     /// not read is still memory.
-    pub(super) fn budgeted_body(&self, body: String) -> Result<Body, Response> {
+    pub(super) fn budgeted_body(&self, body: String) -> Result<Body, Overloaded> {
         let permit = self.reserve(body.len())?;
         Ok(Body::from(Bytes::from_owner(Budgeted {
             body,
@@ -99,8 +99,14 @@ impl AsRef<[u8]> for Budgeted {
     }
 }
 
-pub(super) fn overloaded(message: &str) -> Response {
-    error_response(StatusCode::SERVICE_UNAVAILABLE, "overloaded", message)
+/// A refusal for want of room: 503 `overloaded`, with why.
+#[derive(Debug)]
+pub(super) struct Overloaded(pub(super) &'static str);
+
+impl IntoResponse for Overloaded {
+    fn into_response(self) -> Response {
+        error_response(StatusCode::SERVICE_UNAVAILABLE, "overloaded", self.0)
+    }
 }
 
 /// The budget in bytes: `--max-memory-mib`, never less than one largest body (else a valid

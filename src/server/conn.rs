@@ -50,7 +50,9 @@ pub(super) async fn accept_loop(
         // A client that half-closes after its request still gets the answer.
         .half_close(true)
         // Above the service's own limit, so that it answers with the envelope.
-        .max_headers(2 * super::protocol::MAX_HEADER_FIELDS);
+        .max_headers(2 * super::protocol::MAX_HEADER_FIELDS)
+        .max_buf_size(64 * 1024)
+        .writev(true);
     builder.http2().timer(TokioTimer::new());
     let builder = Arc::new(builder);
     let max = limits.max_connections.clamp(1, Semaphore::MAX_PERMITS);

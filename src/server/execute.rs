@@ -5,7 +5,7 @@
 //! written. Its bytes hold the memory budget while they arrive, and the answer holds it until
 //! written; the run itself takes a slot only once the body is in.
 
-use super::admission::{AppState, overloaded};
+use super::admission::{AppState, Overloaded};
 use super::protocol::unsupported_encoding;
 use super::routes::{error_response, json_response};
 use crate::request::{self, MAX_REQUEST_BYTES, payload_too_large_body};
@@ -49,7 +49,8 @@ pub(super) async fn execute(
             return json_response(StatusCode::PAYLOAD_TOO_LARGE, payload_too_large_body());
         }
         Ok(Err(BodyRead::OverBudget)) => {
-            return overloaded("too many request bodies held at once; retry shortly");
+            return Overloaded("too many request bodies held at once; retry shortly")
+                .into_response();
         }
         Ok(Err(BodyRead::Failed(e))) => {
             return error_response(
@@ -62,7 +63,7 @@ pub(super) async fn execute(
     };
     let _slot = match state.run_slot() {
         Ok(slot) => slot,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let reply = request::execute(&bytes);
     // The request's bytes are done with: give their budget back before the answer takes its.
@@ -70,7 +71,7 @@ pub(super) async fn execute(
     let status = StatusCode::from_u16(reply.outcome.http_status()).unwrap_or(StatusCode::OK);
     match state.budgeted_body(reply.body) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Err(refused) => refused,
+        Err(refused) => refused.into_response(),
     }
 }
 
@@ -81,8 +82,10 @@ enum BodyRead {
 }
 
 /// Reads an execute body of at most [`MAX_REQUEST_BYTES`], holding a permit of the budget
-/// for every byte received (what the body occupies: room reserved for the declared length is
-/// not touched until written, so a slow client holds only what it has sent).
+/// for every byte of room the body takes. Room grows with what has arrived (doubling, up to
+/// the declared length), never reserved ahead for the declared length: a reservation is
+/// memory once the allocator hands out pages touched before, and a hundred clients declaring
+/// 4 MiB and sending a byte would otherwise hold 400 MiB.
 async fn read_limited(
     body: Body,
     declared: Option<u64>,
@@ -90,19 +93,28 @@ async fn read_limited(
 ) -> Result<(Vec<u8>, Option<OwnedSemaphorePermit>), BodyRead> {
     let mut permits: Option<OwnedSemaphorePermit> = None;
     // `execute` answered 413 for a declared length over the limit.
-    let mut out = Vec::with_capacity(declared.map_or(0, |n| n as usize).min(MAX_REQUEST_BYTES));
+    let declared = declared.map_or(MAX_REQUEST_BYTES, |n| n as usize);
+    let mut out: Vec<u8> = Vec::new();
     let mut stream = body.into_data_stream();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(BodyRead::Failed)?;
-        if out.len() + chunk.len() > MAX_REQUEST_BYTES {
+        let needed = out.len() + chunk.len();
+        if needed > MAX_REQUEST_BYTES {
             return Err(BodyRead::TooLarge);
         }
-        let more = state
-            .reserve(chunk.len())
-            .map_err(|_| BodyRead::OverBudget)?;
-        match (&mut permits, more) {
-            (Some(held), Some(more)) => held.merge(more),
-            (held, more) => *held = held.take().or(more),
+        if needed > out.capacity() {
+            let room = needed
+                .max(out.capacity() * 2)
+                .min(declared.max(needed))
+                .max(4096);
+            let more = state
+                .reserve(room - out.capacity())
+                .map_err(|_| BodyRead::OverBudget)?;
+            match (&mut permits, more) {
+                (Some(held), Some(more)) => held.merge(more),
+                (held, more) => *held = held.take().or(more),
+            }
+            out.reserve_exact(room - out.len());
         }
         out.extend_from_slice(&chunk);
     }

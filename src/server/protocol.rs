@@ -18,7 +18,7 @@ pub(super) const MAX_TARGET_BYTES: usize = 32 * 1024;
 /// The most header fields accepted.
 pub(super) const MAX_HEADER_FIELDS: usize = 100;
 /// The largest header section accepted (names and values).
-pub(super) const MAX_HEADER_BYTES: usize = 64 * 1024;
+pub(super) const MAX_HEADER_BYTES: usize = 16 * 1024;
 
 /// Middleware: refuses what no route can serve, before any handler reads the body.
 pub(super) async fn check_framing(req: Request<Body>, next: axum::middleware::Next) -> Response {

@@ -41,7 +41,7 @@ pub(super) async fn stream_upload(
     };
     let permit = match state.stream_slot() {
         Ok(permit) => permit,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let mut source = IdleTimeout::new(
         body.into_data_stream(),

@@ -1,0 +1,413 @@
+//! The service against clients that hold it still or speak at its edges, on a real socket:
+//! silent connections, clients that stop reading, unread answers, trickled bodies,
+//! half-closes, transfer codings, oversized bodies and heads. Raw TCP wherever the client's
+//! behaviour is the point.
+//!
+//! The heaviest (hundreds of clients, peak memory) are `#[ignore]`d here and run in release
+//! mode by `.ci/run`.
+
+mod common;
+
+use common::http::{
+    Server, TOOL, closed_within, get, post_json, read_head, read_response, request, write_chunk,
+};
+use serde_json::json;
+use std::io::{BufReader, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::time::{Duration, Instant};
+
+/// The status of `GET path` on a new connection, or `None` when the server closed it
+/// without an answer.
+fn try_get(server: &Server, path: &str) -> Option<u16> {
+    let mut s = server.connect();
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
+        .ok()?;
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    answer.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Waits up to `within` for `check` to hold, polling.
+fn eventually(within: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+/// The HTTP/2 connection preface and an empty SETTINGS frame.
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0";
+
+#[test]
+fn silent_connections_are_closed_at_the_header_timeout() {
+    let server = Server::start(&["--header-timeout", "2"]);
+    let opened = Instant::now();
+    let mut held: Vec<TcpStream> = (0..300).map(|_| server.connect()).collect();
+    // An HTTP/2 preface alone; a HEADERS frame without END_HEADERS (its CONTINUATION never
+    // comes); an HTTP/1 head cut short.
+    let mut preface = server.connect();
+    preface.write_all(H2_PREFACE).unwrap();
+    let mut unfinished = server.connect();
+    unfinished.write_all(H2_PREFACE).unwrap();
+    unfinished
+        .write_all(&[0, 0, 3, 1, 0, 0, 0, 0, 1, 0x82, 0x86, 0x84])
+        .unwrap();
+    let mut partial = server.connect();
+    partial
+        .write_all(b"GET /livez HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    held.extend([preface, unfinished, partial]);
+    // While they are held, the service answers.
+    assert_eq!(get(&server, "/livez").status, 200);
+    let early = Duration::from_millis(1500).saturating_sub(opened.elapsed());
+    let last = held.len() - 1;
+    assert!(
+        !closed_within(&mut held[last], early),
+        "closed {:?} after opening, before the header timeout",
+        opened.elapsed()
+    );
+    for (i, s) in held.iter_mut().enumerate() {
+        assert!(
+            closed_within(s, Duration::from_secs(4)),
+            "connection {i} still open"
+        );
+    }
+    assert!(opened.elapsed() < Duration::from_secs(6));
+    assert_eq!(get(&server, "/livez").status, 200);
+}
+
+#[test]
+fn idle_keepalive_connections_have_their_own_bound() {
+    let server = Server::start(&["--header-timeout", "1", "--keepalive-timeout", "3"]);
+    let mut s = server.connect();
+    let ask = b"GET /livez HTTP/1.1\r\nHost: x\r\n\r\n";
+    s.write_all(ask).unwrap();
+    assert_eq!(read_response(&mut BufReader::new(&s)).status, 200);
+    // Idle past the header bound: still open, and it still serves.
+    assert!(!closed_within(&mut s, Duration::from_millis(1800)));
+    s.write_all(ask).unwrap();
+    assert_eq!(read_response(&mut BufReader::new(&s)).status, 200);
+    // Then idle past the keep-alive bound: closed.
+    let idle = Instant::now();
+    assert!(closed_within(&mut s, Duration::from_secs(6)));
+    let waited = idle.elapsed();
+    assert!(
+        waited >= Duration::from_millis(2500),
+        "closed after {waited:?}"
+    );
+
+    // A next request whose head starts but never ends has the header bound, from its first
+    // byte.
+    let mut s = server.connect();
+    s.write_all(ask).unwrap();
+    assert_eq!(read_response(&mut BufReader::new(&s)).status, 200);
+    s.write_all(b"GET /livez HTTP/1.1\r\n").unwrap();
+    let started = Instant::now();
+    assert!(closed_within(&mut s, Duration::from_secs(6)));
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_millis(2500),
+        "closed after {waited:?}"
+    );
+}
+
+#[test]
+fn connections_past_the_cap_are_closed_at_once() {
+    let server = Server::start(&["--max-connections", "8", "--header-timeout", "30"]);
+    let held: Vec<TcpStream> = (0..8).map(|_| server.connect()).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut extra = server.connect();
+    assert!(closed_within(&mut extra, Duration::from_secs(2)));
+    drop(held);
+    assert!(
+        eventually(Duration::from_secs(5), || try_get(&server, "/livez")
+            == Some(200)),
+        "the places of closed connections were never freed"
+    );
+}
+
+/// Opens a stream upload of `body` (with `Content-Length`) and sends as much of it as the
+/// socket takes without blocking; the answer is never read.
+fn stalled_upload(server: &Server, body: &[u8]) -> TcpStream {
+    let mut s = server.connect();
+    write!(
+        s,
+        "POST {TOOL}/stream?start=%5B&end=%5D HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    s.set_nonblocking(true).unwrap();
+    let mut sent = 0;
+    while sent < body.len() {
+        match s.write(&body[sent..]) {
+            Ok(n) => sent += n,
+            Err(_) => break,
+        }
+    }
+    s
+}
+
+/// Matches made of control characters: JSON escaping makes the answer six times the upload.
+fn control_matches(bytes: usize) -> Vec<u8> {
+    let line = format!("[{}]", "\u{1}".repeat(998));
+    line.repeat(bytes / line.len()).into_bytes()
+}
+
+#[test]
+fn stream_clients_that_stop_reading_free_their_places_at_the_idle_timeout() {
+    let server = Server::start(&["--idle-timeout", "2", "--max-streams", "64"]);
+    let body = control_matches(4 << 20);
+    let held: Vec<TcpStream> = (0..64).map(|_| stalled_upload(&server, &body)).collect();
+    let upload = |server: &Server| {
+        request(
+            server,
+            "POST",
+            &format!("{TOOL}/stream?start=%5B&end=%5D"),
+            &[],
+            b"[a]",
+        )
+    };
+    assert!(
+        eventually(Duration::from_secs(5), || {
+            let r = upload(&server);
+            r.status == 503 && r.json()["error"]["code"] == "overloaded"
+        }),
+        "the stalled streams never held every place"
+    );
+    assert!(
+        eventually(Duration::from_secs(10), || upload(&server).status == 200),
+        "the stalled streams still hold every place"
+    );
+    drop(held);
+}
+
+#[test]
+fn a_long_match_is_sent_in_bounded_chunks() {
+    // One 1 MiB match of control characters is 6 MiB of JSON; no chunk of the answer holds
+    // more than a batch and one escaped piece.
+    let server = Server::start(&[]);
+    let mut body = b"[".to_vec();
+    body.extend(std::iter::repeat_n(1u8, 1 << 20));
+    body.push(b']');
+    let mut s = server.connect();
+    write!(
+        s,
+        "POST {TOOL}/stream?start=%5B&end=%5D HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    s.write_all(&body).unwrap();
+    let mut r = BufReader::new(s);
+    assert_eq!(read_head(&mut r).0, 200);
+    let (mut largest, mut answer) = (0, Vec::new());
+    while let Some(chunk) = common::http::read_chunk(&mut r) {
+        largest = largest.max(chunk.len());
+        answer.extend_from_slice(&chunk);
+    }
+    assert!(largest <= 56 * 1024 + 256, "a chunk of {largest} bytes");
+    let first: serde_json::Value =
+        serde_json::from_slice(answer.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(first["match"].as_str().unwrap().len(), 1 << 20);
+}
+
+#[test]
+fn slow_execute_bodies_take_no_slots_and_probes_always_answer() {
+    let server = Server::start(&["--max-concurrency", "4", "--max-streams", "1"]);
+    let mut trickling = Vec::new();
+    for _ in 0..16 {
+        let mut s = server.connect();
+        s.write_all(
+            format!("POST {TOOL}/execute HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{")
+                .as_bytes(),
+        )
+        .unwrap();
+        trickling.push(s);
+    }
+    // Every stream place taken too.
+    let (_upload, _answer) = {
+        let mut s = common::http::start_upload(
+            &server,
+            "POST",
+            &format!("{TOOL}/stream?start=%5B&end=%5D"),
+        );
+        write_chunk(&mut s, b"[a").unwrap();
+        let mut r = BufReader::new(s.try_clone().unwrap());
+        assert_eq!(read_head(&mut r).0, 200);
+        (s, r)
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    let example = r#"{"text":"pre[one]mid[two]post","start":"[","end":"]"}"#;
+    let r = post_json(&server, example);
+    assert_eq!(r.status, 200, "{}", r.text());
+    for probe in ["/livez", "/readyz", "/healthz"] {
+        assert_eq!(get(&server, probe).status, 200, "{probe}");
+    }
+    drop(trickling);
+}
+
+#[test]
+fn a_request_followed_by_a_half_close_is_answered() {
+    let server = Server::start(&[]);
+    let body = r#"{"text":"pre[one]mid[two]post","start":"[","end":"]"}"#;
+    for _ in 0..50 {
+        let mut s = server.connect();
+        write!(
+            s,
+            "POST {TOOL}/execute HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        s.shutdown(Shutdown::Write).unwrap();
+        let r = read_response(&mut BufReader::new(s));
+        assert_eq!(r.status, 200);
+        assert_eq!(
+            r.json(),
+            json!({"matches": ["one", "two"], "truncated": false})
+        );
+    }
+}
+
+#[test]
+fn transfer_codings_other_than_chunked_are_refused_with_the_envelope() {
+    let server = Server::start(&[]);
+    for path in [
+        format!("{TOOL}/execute"),
+        format!("{TOOL}/stream?start=%5B&end=%5D"),
+    ] {
+        for coding in ["gzip, chunked", "deflate,chunked", "identity, chunked"] {
+            let mut s = server.connect();
+            write!(
+                s,
+                "POST {path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: {coding}\r\n\r\n"
+            )
+            .unwrap();
+            write_chunk(&mut s, b"\x1f\x8b\x08\0").unwrap();
+            write_chunk(&mut s, b"").unwrap();
+            let r = read_response(&mut BufReader::new(s));
+            assert_eq!(r.status, 501, "{path} {coding}: {}", r.text());
+            assert_eq!(r.json()["error"]["code"], "unsupported_transfer_coding");
+            assert!(
+                r.json()["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("\"")
+            );
+        }
+    }
+}
+
+#[test]
+fn an_oversized_chunked_execute_body_always_gets_its_413() {
+    let server = Server::start(&[]);
+    for round in 0..20 {
+        let mut s = server.connect();
+        s.write_all(
+            format!(
+                "POST {TOOL}/execute HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        let mut writer = s.try_clone().unwrap();
+        // Like `head -c 100000000 /dev/zero | curl -T -`: the client goes on sending.
+        let sending = std::thread::spawn(move || {
+            let chunk = vec![0u8; 64 * 1024];
+            for _ in 0..(100_000_000 / chunk.len()) {
+                if write_chunk(&mut writer, &chunk).is_err() {
+                    return;
+                }
+            }
+        });
+        let r = read_response(&mut BufReader::new(s));
+        assert_eq!(r.status, 413, "round {round}");
+        assert_eq!(r.json()["error"]["code"], "payload_too_large");
+        sending.join().unwrap();
+    }
+}
+
+#[test]
+fn heads_past_the_limits_get_the_envelope() {
+    let server = Server::start(&[]);
+    let long = format!("/livez?{}", "a".repeat(40_000));
+    let r = get(&server, &long);
+    assert_eq!(r.status, 414);
+    assert_eq!(r.json()["error"]["code"], "uri_too_long");
+    let many: Vec<(String, String)> = (0..150).map(|i| (format!("x-h{i}"), "v".into())).collect();
+    let many: Vec<(&str, &str)> = many.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let r = request(&server, "GET", "/livez", &many, b"");
+    assert_eq!(r.status, 431);
+    assert_eq!(r.json()["error"]["code"], "headers_too_large");
+    let big = "v".repeat(30_000);
+    let r = request(&server, "GET", "/livez", &[("x-big", &big)], b"");
+    assert_eq!(r.status, 431);
+    assert_eq!(r.json()["error"]["code"], "headers_too_large");
+    // What hyper refuses before routing has no body, as the README says: a head it cannot
+    // parse, or one past its read buffer (64 KiB).
+    let mut s = server.connect();
+    s.write_all(b"GET /livez HTTP/1.1\r\nHost x\r\n\r\n")
+        .unwrap();
+    let r = read_response(&mut BufReader::new(s));
+    assert_eq!((r.status, r.body.len()), (400, 0));
+    let huge = "v".repeat(100_000);
+    let r = request(&server, "GET", "/livez", &[("x-big", &huge)], b"");
+    assert_eq!((r.status, r.body.len()), (431, 0));
+}
+
+/// 600 clients each leave a ~1.5 MB answer unread, against the default options: the answers
+/// held stay within the memory budget (the rest get 503), and the memory goes back to the
+/// system once the clients are gone. The bound on the peak: the 256 MiB budget, each
+/// connection's read buffer (64 KiB), and what the allocator keeps for a second after it is
+/// freed (measured: 382 MiB in all; before these limits, 900 MiB that stayed).
+#[test]
+#[ignore = "heavy: run in release by .ci/run"]
+fn unread_answers_stay_within_the_memory_budget() {
+    let server = Server::start(&["--idle-timeout", "120"]);
+    let before = server.rss_kib();
+    let text = format!("[{}]", "\u{1}".repeat(255_998));
+    let body = json!({"text": text, "start": "[", "end": "]"}).to_string();
+    let head = format!(
+        "POST {TOOL}/execute HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let mut held = Vec::new();
+    for _ in 0..600 {
+        let mut s = server.connect();
+        let _ = s
+            .write_all(head.as_bytes())
+            .and_then(|()| s.write_all(body.as_bytes()));
+        held.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let peak = server.peak_rss_kib();
+    // Two statuses: those held hold their answers; the rest were refused.
+    let mut statuses = std::collections::BTreeMap::new();
+    for s in &mut held {
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut line = [0u8; 12];
+        s.read_exact(&mut line).unwrap();
+        *statuses
+            .entry(String::from_utf8_lossy(&line[9..12]).into_owned())
+            .or_insert(0) += 1;
+    }
+    eprintln!("rss before {before} KiB, peak {peak} KiB; answers {statuses:?}");
+    assert!(
+        statuses.get("503").copied().unwrap_or(0) > 0,
+        "{statuses:?}"
+    );
+    let bound = before + 256 * 1024 + 600 * 64 + 128 * 1024;
+    assert!(
+        peak < bound,
+        "peak RSS {peak} KiB from {before} KiB (bound {bound} KiB)"
+    );
+    drop(held);
+    assert!(
+        eventually(Duration::from_secs(15), || server.rss_kib()
+            < before + 32 * 1024),
+        "RSS stayed at {} KiB after the clients left (from {before} KiB)",
+        server.rss_kib()
+    );
+}
