@@ -10,12 +10,15 @@
 use crate::card::CARD_JSON;
 use crate::request::{self, MAX_REQUEST_BYTES, payload_too_large_body};
 use crate::{Capped, Markers, Pos, ScanError, Scanner, Sink};
+mod stdio;
+
 use clap::{Args, Parser, Subcommand};
 use core::ops::ControlFlow;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use stdio::write_stdout;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -127,7 +130,15 @@ struct StreamArgs {
 /// }
 /// ```
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Before anything is opened: a closed descriptor 1 would be handed to the first file.
+    if let Err(e) = stdio::stdout_open() {
+        eprintln!("extract-between: writing output: {e}");
+        return ExitCode::from(2);
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return stdio::clap_exit(&e),
+    };
     match cli.command {
         Some(Command::Tool { request, file }) => {
             tool(request.or(file).filter(|p| p.as_os_str() != "-"))
@@ -148,10 +159,12 @@ fn tool(path: Option<PathBuf>) -> ExitCode {
         Some(p) => {
             File::open(p).and_then(|f| f.take(MAX_REQUEST_BYTES as u64 + 1).read_to_end(&mut body))
         }
-        None => io::stdin()
-            .lock()
-            .take(MAX_REQUEST_BYTES as u64 + 1)
-            .read_to_end(&mut body),
+        None => stdio::stdin_open().and_then(|()| {
+            io::stdin()
+                .lock()
+                .take(MAX_REQUEST_BYTES as u64 + 1)
+                .read_to_end(&mut body)
+        }),
     };
     if let Err(e) = read {
         let name = path.map_or("standard input".into(), |p| p.display().to_string());
@@ -167,20 +180,6 @@ fn tool(path: Option<PathBuf>) -> ExitCode {
     match write_stdout(format!("{body}\n").as_bytes()) {
         Ok(()) => ExitCode::from(code),
         Err(()) => ExitCode::from(2),
-    }
-}
-
-/// Writes `bytes` to standard output and flushes it. A reader that went away (`| head`) is
-/// not an error, as for grep; any other failure (a full disk) is said once, and the caller
-/// exits 2 instead of 0 with nothing written.
-fn write_stdout(bytes: &[u8]) -> Result<(), ()> {
-    let mut out = io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            eprintln!("extract-between: writing output: {e}");
-            Err(())
-        }
-        _ => Ok(()),
     }
 }
 
@@ -328,6 +327,7 @@ struct Input {
 
 fn open(path: &PathBuf) -> io::Result<Input> {
     if path.as_os_str() == "-" {
+        stdio::stdin_open()?;
         return Ok(Input {
             name: "-".into(),
             reader: Box::new(io::stdin().lock()),
