@@ -10,10 +10,12 @@
 use crate::card::CARD_JSON;
 use crate::request::{self, MAX_REQUEST_BYTES, payload_too_large_body};
 use crate::{Capped, Markers, Pos, ScanError, Scanner, Sink};
+mod input;
 mod stdio;
 
 use clap::{Args, Parser, Subcommand};
 use core::ops::ControlFlow;
+use input::open;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -317,33 +319,6 @@ impl<W: Write> Sink for Writer<'_, W> {
         // Only JSON lines print them; plain output skips the counting (2x on CJK text).
         self.format == Format::Json
     }
-}
-
-struct Input {
-    name: String,
-    reader: Box<dyn Read>,
-    size: Option<u64>,
-}
-
-fn open(path: &PathBuf) -> io::Result<Input> {
-    if path.as_os_str() == "-" {
-        stdio::stdin_open()?;
-        return Ok(Input {
-            name: "-".into(),
-            reader: Box::new(io::stdin().lock()),
-            size: None,
-        });
-    }
-    let file = File::open(path)?;
-    let meta = file.metadata()?;
-    if meta.is_dir() {
-        return Err(io::Error::other("is a directory"));
-    }
-    Ok(Input {
-        name: path.display().to_string(),
-        size: meta.is_file().then_some(meta.len()),
-        reader: Box::new(file),
-    })
 }
 
 const READ_CHUNK: usize = 64 * 1024;

@@ -1,0 +1,34 @@
+//! Opening an input of the streaming mode: a file, or standard input for `-`.
+
+use super::stdio;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::PathBuf;
+
+/// An input, its name for messages, and its size when known (for the progress bar).
+pub(super) struct Input {
+    pub(super) name: String,
+    pub(super) reader: Box<dyn Read>,
+    pub(super) size: Option<u64>,
+}
+
+pub(super) fn open(path: &PathBuf) -> io::Result<Input> {
+    if path.as_os_str() == "-" {
+        stdio::stdin_open()?;
+        return Ok(Input {
+            name: "-".into(),
+            reader: Box::new(io::stdin().lock()),
+            size: None,
+        });
+    }
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::other("is a directory"));
+    }
+    Ok(Input {
+        name: path.display().to_string(),
+        size: meta.is_file().then_some(meta.len()),
+        reader: Box::new(file),
+    })
+}
