@@ -40,6 +40,7 @@ pub fn openapi_document() -> serde_json::Value {
                     "413": err("payload_too_large"),
                     "415": err("unsupported_encoding"),
                     "422": err("unclosed_start_marker"),
+                    "501": err("unsupported_transfer_coding"),
                     "503": err("overloaded")
                 }
             }},
@@ -56,12 +57,18 @@ pub fn openapi_document() -> serde_json::Value {
                     "200": {"description": "One JSON object per line: matches, then a summary or an error", "content": {"application/x-ndjson": {"schema": {"type": "object"}}}},
                     "400": err("invalid_input"),
                     "415": err("unsupported_encoding"),
+                    "501": err("unsupported_transfer_coding"),
                     "503": err("overloaded")
                 }
             }},
             TOOL_PATH: {"get": {"operationId": "card", "responses": {"200": json_ok("The tool card", serde_json::json!({"type": "object"}))}}},
             "/v1/tools": {"get": {"operationId": "tools", "responses": {"200": json_ok("The tools", serde_json::json!({"type": "object"}))}}},
-            "/healthz": {"get": {"operationId": "healthz", "responses": {"200": json_ok("Healthy", serde_json::json!({"type": "object"}))}}},
+            "/healthz": {"get": {"operationId": "healthz", "responses": {"200": json_ok("The process runs (alias of /livez)", serde_json::json!({"type": "object"}))}}},
+            "/livez": {"get": {"operationId": "livez", "responses": {"200": json_ok("The process runs", serde_json::json!({"type": "object"}))}}},
+            "/readyz": {"get": {"operationId": "readyz", "responses": {
+                "200": json_ok("Taking traffic", serde_json::json!({"type": "object"})),
+                "503": err("shutting_down")
+            }}},
             "/openapi.json": {"get": {"operationId": "openapi", "responses": {"200": json_ok("This document", serde_json::json!({"type": "object"}))}}}
         },
         "components": {"schemas": {
