@@ -124,7 +124,11 @@ async fn connection(
         let next = match activity.verdict(now.into_std(), limits.deadlines) {
             // Nothing to decide while requests run; their own timeouts bound them.
             Verdict::Busy => now + limits.deadlines.header.min(limits.deadlines.keepalive),
-            Verdict::WaitUntil(at) if closing.is_none() => Instant::from_std(at),
+            // Looked at again within a header bound: a head may start meanwhile, and its
+            // deadline is nearer than the keep-alive one.
+            Verdict::WaitUntil(at) if closing.is_none() => {
+                Instant::from_std(at).min(now + limits.deadlines.header)
+            }
             Verdict::Close => return,
             Verdict::WaitUntil(_) | Verdict::Idle => match closing {
                 // Idle, and the graceful close has had its time.
