@@ -62,14 +62,10 @@ impl AppState {
     }
 
     /// `n` bytes of the memory budget, or why not.
-    pub(super) fn reserve(&self, n: usize) -> Result<Option<OwnedSemaphorePermit>, Overloaded> {
-        if n == 0 {
-            return Ok(None);
-        }
+    pub(super) fn reserve(&self, n: usize) -> Result<OwnedSemaphorePermit, Overloaded> {
         u32::try_from(n)
             .ok()
             .and_then(|n| self.budget.clone().try_acquire_many_owned(n).ok())
-            .map(Some)
             .ok_or(Overloaded(
                 "too much memory held by requests and answers; retry shortly",
             ))
@@ -90,7 +86,7 @@ impl AppState {
 /// Answer bytes and the budget they hold, released together when the last `Bytes` goes.
 struct Budgeted {
     body: String,
-    _permit: Option<OwnedSemaphorePermit>,
+    _permit: OwnedSemaphorePermit,
 }
 
 impl AsRef<[u8]> for Budgeted {

@@ -51,7 +51,11 @@ pub(super) async fn accept_loop(
         .half_close(true)
         // Above the service's own limit, so that it answers with the envelope.
         .max_headers(2 * super::protocol::MAX_HEADER_FIELDS)
+        // A connection's read buffer, kept while it is open: the memory each one costs. The
+        // heads `protocol` accepts (32 KiB target, 16 KiB of fields) fit in it.
         .max_buf_size(64 * 1024)
+        // Queue answers as the `Bytes` they are instead of copying them into hyper's buffer:
+        // the budget's permits ride on those `Bytes` until they are written.
         .writev(true);
     builder.http2().timer(TokioTimer::new());
     let builder = Arc::new(builder);

@@ -110,9 +110,9 @@ async fn read_limited(
             let more = state
                 .reserve(room - out.capacity())
                 .map_err(|_| BodyRead::OverBudget)?;
-            match (&mut permits, more) {
-                (Some(held), Some(more)) => held.merge(more),
-                (held, more) => *held = held.take().or(more),
+            match &mut permits {
+                Some(held) => held.merge(more),
+                None => permits = Some(more),
             }
             out.reserve_exact(room - out.len());
         }
