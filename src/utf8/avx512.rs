@@ -1,0 +1,187 @@
+use super::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
+use core::arch::x86_64::{
+    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512,
+    _mm512_mask_cmpeq_epi8_mask, _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_or_si512,
+    _mm512_permutexvar_epi8, _mm512_reduce_add_epi64, _mm512_sad_epu8, _mm512_set1_epi8,
+    _mm512_setzero_si512, _mm512_srli_epi16, _mm512_sub_epi8, _mm512_subs_epu8,
+    _mm512_ternarylogic_epi32, _mm512_test_epi8_mask, _mm512_xor_si512,
+};
+
+/// 64 bytes of `window` from `at` as a vector.
+#[inline]
+#[target_feature(enable = "avx512bw")]
+fn load(window: &[u8; 98], at: usize) -> __m512i {
+    block(window[at..at + 64].try_into().unwrap_or(&[0; 64]))
+}
+
+/// [`super::stops64`] with AVX-512 BW: one vector, two masks.
+#[inline]
+#[target_feature(enable = "avx512bw")]
+pub(crate) fn stops64(bytes: &[u8; 64], byte: u8) -> u64 {
+    let v = block(bytes);
+    _mm512_movepi8_mask(v) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8))
+}
+
+/// [`super::stops64_pair`] with AVX-512 BW (the probe's blocks and bytes apart).
+#[inline]
+#[target_feature(enable = "avx512bw")]
+pub(crate) fn stops64_pair(bytes: &[u8; 64], at: [&[u8; 64]; 2], probe: [u8; 2]) -> u64 {
+    let ([first, second], [b1, b2]) = (at, probe);
+    let hits = _mm512_mask_cmpeq_epi8_mask(
+        _mm512_cmpeq_epi8_mask(block(first), _mm512_set1_epi8(b1 as i8)),
+        block(second),
+        _mm512_set1_epi8(b2 as i8),
+    );
+    _mm512_movepi8_mask(block(bytes)) | hits
+}
+
+/// [`super::avx2::quiet128`] with AVX-512 BW, in vectors but for one test: a byte stops
+/// where it or `(byte ^ probe) - 1` has its high bit set (not ASCII, or the probed
+/// byte, which is ASCII). Per 128 bytes one mask instead of six (against four compares
+/// into masks and their ORs, ~1.2x faster on AMD Zen 4, where mask operations are dear).
+#[inline]
+#[target_feature(enable = "avx512bw")]
+pub(crate) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
+    let (byte, one) = (_mm512_set1_epi8(byte as i8), _mm512_set1_epi8(1));
+    let stops = |k: usize| {
+        let v = block(bytes[64 * k..64 * k + 64].try_into().unwrap_or(&[0; 64]));
+        _mm512_or_si512(v, _mm512_sub_epi8(_mm512_xor_si512(v, byte), one))
+    };
+    let high = _mm512_set1_epi8(0x80u8 as i8);
+    _mm512_test_epi8_mask(_mm512_or_si512(stops(0), stops(1)), high) == 0
+}
+
+/// [`super::avx2::quiet128_pair`] with AVX-512 BW, as [`quiet128`]: the probed bytes
+/// match where `((first ^ b1) | (second ^ b2)) - 1` has its high bit set (also where one
+/// of them is not ASCII: a false alarm the block test then clears).
+#[inline]
+#[target_feature(enable = "avx512bw")]
+pub(crate) fn quiet128_pair(bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
+    let ([first, second], [b1, b2]) = (at, probe);
+    let (b1, b2) = (_mm512_set1_epi8(b1 as i8), _mm512_set1_epi8(b2 as i8));
+    let one = _mm512_set1_epi8(1);
+    let half =
+        |b: &[u8; 128], k: usize| block(b[64 * k..64 * k + 64].try_into().unwrap_or(&[0; 64]));
+    let stops = |k: usize| {
+        // (first ^ b1) | (second ^ b2), in one ternary-logic instruction.
+        let differ = _mm512_ternarylogic_epi32::<0xBE>(
+            half(first, k),
+            b1,
+            _mm512_xor_si512(half(second, k), b2),
+        );
+        _mm512_or_si512(half(bytes, k), _mm512_sub_epi8(differ, one))
+    };
+    let high = _mm512_set1_epi8(0x80u8 as i8);
+    _mm512_test_epi8_mask(_mm512_or_si512(stops(0), stops(1)), high) == 0
+}
+
+/// 64 bytes as a vector: one unaligned load. (Built from eight word reads, as the SSE2
+/// lanes still are, LLVM fused them into one load in some callers but into three loads
+/// and a permute in the ASCII block walk, its hottest loop; AVX2's `load32` likewise.)
+#[inline]
+#[target_feature(enable = "avx512bw")]
+fn block(bytes: &[u8; 64]) -> __m512i {
+    // SAFETY: `bytes` is 64 readable bytes, what the unaligned load reads.
+    #[allow(unsafe_code)]
+    unsafe {
+        _mm512_loadu_si512(bytes.as_ptr().cast())
+    }
+}
+
+/// A 64-entry table for `_mm512_permutexvar_epi8`: entry `i` is `t`'s entry for the
+/// nibble in `i`'s bits from `shift` up.
+const fn table64(t: &[u8; 16], shift: u32) -> [u8; 64] {
+    let mut out = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        out[i] = t[(i >> shift) & 15];
+        i += 1;
+    }
+    out
+}
+/// The lookup tables indexed by six bits of a byte: its high nibble (bits 7..2, from a
+/// shift by two: `vpermb` reads six bits, so no mask is needed) or its low one (bits
+/// 5..0, the byte itself).
+const PREV_HIGH64: [u8; 64] = table64(&BY_PREV_HIGH, 2);
+const PREV_LOW64: [u8; 64] = table64(&BY_PREV_LOW, 0);
+const CURRENT_HIGH64: [u8; 64] = table64(&BY_CURRENT_HIGH, 2);
+/// The UTF-16 units a byte of valid UTF-8 adds, by its high nibble: none for a
+/// continuation byte, two for a four-byte lead, one otherwise.
+const UNITS64: [u8; 64] = table64(&[1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2], 2);
+
+/// The UTF-16 units of a valid 64-byte block, as [`super::Utf8Block`] but kept in a
+/// vector, one byte's units per lane: a walk sums them over quiet blocks in a vector
+/// ([`Units::add`]) and only moves them to a register at an event. (As two bit masks
+/// moved to registers and counted per block, they cost the quiet loop ~40 % of its speed
+/// on AMD Zen 4, where moves out of mask registers are dear: 9.8 against 17.0 GB/s over
+/// 1 MB of CJK text in a micro-benchmark, the vector sum 17.0.)
+#[derive(Clone, Copy)]
+pub(crate) struct Units(__m512i);
+
+impl Units {
+    /// [`Units::total`] of `sum` plus the units of the block's bytes below `k` (all 64
+    /// for `k == 64`): one reduction for both, as an event needs them.
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    pub(crate) fn total_below(&self, k: u32, sum: __m512i) -> u64 {
+        let below = if k >= 64 { !0 } else { (1u64 << k) - 1 };
+        Units::total(Units(_mm512_maskz_mov_epi8(below, self.0)).add(sum))
+    }
+
+    /// `sum` plus the block's units, in the 64-bit lanes of a vector ([`Units::total`]).
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    pub(crate) fn add(&self, sum: __m512i) -> __m512i {
+        _mm512_add_epi64(sum, _mm512_sad_epu8(self.0, _mm512_setzero_si512()))
+    }
+
+    /// The units summed by [`Units::add`] from a zero vector.
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    pub(crate) fn total(sum: __m512i) -> u64 {
+        _mm512_reduce_add_epi64(sum) as u64
+    }
+}
+
+/// [`super::avx2::utf8_block`] with AVX-512 BW and VBMI.
+#[inline]
+#[target_feature(enable = "avx512bw,avx512vbmi")]
+pub(crate) fn utf8_block(window: &[u8; 98], probe: [(usize, u8); 2]) -> Option<(Units, u64)> {
+    // `vpermb` looks up 64-entry tables with the index's low six bits: the nibble
+    // lookups need no mask (three instructions fewer than with `vpshufb` per block).
+    let lookup = |index, t: &[u8; 64]| _mm512_permutexvar_epi8(index, block(t));
+    let v = load(window, 3);
+    let prev1 = load(window, 2);
+    let high = _mm512_srli_epi16::<2>(v);
+    let current = lookup(high, &CURRENT_HIGH64);
+    let special = _mm512_and_si512(
+        _mm512_and_si512(
+            lookup(_mm512_srli_epi16::<2>(prev1), &PREV_HIGH64),
+            lookup(prev1, &PREV_LOW64),
+        ),
+        current,
+    );
+    // High bit set where a lead two or three bytes back asks for a continuation.
+    let must = _mm512_and_si512(
+        _mm512_or_si512(
+            _mm512_subs_epu8(load(window, 1), _mm512_set1_epi8(0x60)),
+            _mm512_subs_epu8(load(window, 0), _mm512_set1_epi8(0x70)),
+        ),
+        _mm512_set1_epi8(0x80u8 as i8),
+    );
+    let errors = _mm512_xor_si512(special, must);
+    if _mm512_test_epi8_mask(errors, errors) != 0 {
+        return None;
+    }
+    let units = Units(lookup(high, &UNITS64));
+    Some((units, candidates(window, probe)))
+}
+
+/// [`super::avx2::candidates`] with AVX-512 BW.
+#[inline]
+#[target_feature(enable = "avx512bw")]
+pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
+    probe.into_iter().fold(!0, |hits, (at, byte)| {
+        _mm512_mask_cmpeq_epi8_mask(hits, load(window, 3 + at), _mm512_set1_epi8(byte as i8))
+    })
+}
