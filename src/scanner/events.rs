@@ -1,0 +1,104 @@
+//! Where matches reach the [`Sink`]: the events of a found marker, in order.
+
+use super::*;
+
+impl Scanner {
+    /// The event loop of the fast paths. `next(data, i, inside)` finds the needle sought in
+    /// that state from `data[i]`: `Ok(q)` where it occurs, `Err(x)` to hand over at `x`;
+    /// `pos(data, x)` is the position of `data[x]`, asked for `x` never decreasing.
+    #[inline(always)]
+    pub(super) fn events<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+        mut next: impl FnMut(&[u8], usize, bool) -> Result<usize, usize>,
+        mut pos: impl FnMut(&[u8], usize) -> Pos,
+    ) -> (usize, ControlFlow<()>) {
+        let lens = [self.start.bytes().len(), self.end.bytes().len()];
+        let mut run = Run::new(self.state == State::Inside);
+        // `i`: where the search resumes.
+        let mut i = 0;
+        let flow = loop {
+            let q = match next(data, i, run.inside) {
+                Ok(q) => q,
+                Err(x) => {
+                    i = x;
+                    break ControlFlow::Continue(());
+                }
+            };
+            i = q + lens[usize::from(run.inside)];
+            let (begin, end) = (pos(data, q), pos(data, i));
+            let flow = self.report(data, sink, [q, i], [begin, end], &mut run);
+            if flow.is_break() {
+                break flow;
+            }
+        };
+        let at = pos(data, i);
+        self.hand_over(data, sink, (i, at), flow, run)
+    }
+
+    /// Reports the needle sought found at `data[q..i]` (`[q, i]`, at positions `[begin,
+    /// end]`): a match opened (its `open` held back in `run`), or closed: as one
+    /// [`Sink::matched`] call when it opened in this run, else the content from `run.from`
+    /// and `close`.
+    #[inline(always)]
+    pub(super) fn report<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+        [q, i]: [usize; 2],
+        [begin, end]: [Pos; 2],
+        run: &mut Run,
+    ) -> ControlFlow<()> {
+        run.inside = !run.inside;
+        if run.inside {
+            self.open_marker = begin;
+            run.from = i;
+            // Held back: where the content begins (the marker's start is `open_marker`).
+            (run.held, run.content) = (true, end);
+            ControlFlow::Continue(())
+        } else if run.held {
+            run.held = false;
+            let open = [self.open_marker, run.content];
+            sink.matched(open, &data[run.from..q], [begin, end])
+        } else if q > run.from && sink.content(&data[run.from..q]).is_break() {
+            ControlFlow::Break(())
+        } else {
+            sink.close(begin, end)
+        }
+    }
+
+    /// Ends a fast path's run at `data[x]` (`(x, at)`, at position `at`) after `flow`:
+    /// delivers the open match's held-back `open` and its content from `run.from` up to it,
+    /// and records where the scan stands. Returns how much of `data` was decided and the flow.
+    #[inline(always)]
+    pub(super) fn hand_over<S: Sink + ?Sized>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+        (x, at): (usize, Pos),
+        mut flow: ControlFlow<()>,
+        run: Run,
+    ) -> (usize, ControlFlow<()>) {
+        let Run {
+            inside,
+            from,
+            held,
+            content,
+        } = run;
+        // Only a sink call breaks, and none is made while an `open` is held back.
+        if held && flow.is_continue() {
+            flow = sink.open(self.open_marker, content);
+        }
+        if flow.is_continue() && inside && x > from {
+            flow = sink.content(&data[from..x]);
+        }
+        self.scanned = at;
+        self.state = match (flow, inside) {
+            (ControlFlow::Break(()), _) => State::Stopped,
+            (_, true) => State::Inside,
+            (_, false) => State::Seek,
+        };
+        (x, flow)
+    }
+}
