@@ -1,6 +1,5 @@
 //! Opening an input of the streaming mode: a file, or standard input for `-`.
 
-use super::stdio;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -14,7 +13,6 @@ pub(super) struct Input {
 
 pub(super) fn open(path: &PathBuf) -> io::Result<Input> {
     if path.as_os_str() == "-" {
-        stdio::stdin_open()?;
         return Ok(Input {
             name: "-".into(),
             reader: Box::new(io::stdin().lock()),

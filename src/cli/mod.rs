@@ -132,11 +132,6 @@ struct StreamArgs {
 /// }
 /// ```
 pub fn main() -> ExitCode {
-    // Before anything is opened: a closed descriptor 1 would be handed to the first file.
-    if let Err(e) = stdio::stdout_open() {
-        eprintln!("extract-between: writing output: {e}");
-        return ExitCode::from(2);
-    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return stdio::clap_exit(&e),
@@ -161,12 +156,10 @@ fn tool(path: Option<PathBuf>) -> ExitCode {
         Some(p) => {
             File::open(p).and_then(|f| f.take(MAX_REQUEST_BYTES as u64 + 1).read_to_end(&mut body))
         }
-        None => stdio::stdin_open().and_then(|()| {
-            io::stdin()
-                .lock()
-                .take(MAX_REQUEST_BYTES as u64 + 1)
-                .read_to_end(&mut body)
-        }),
+        None => io::stdin()
+            .lock()
+            .take(MAX_REQUEST_BYTES as u64 + 1)
+            .read_to_end(&mut body),
     };
     if let Err(e) = read {
         let name = path.map_or("standard input".into(), |p| p.display().to_string());
