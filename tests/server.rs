@@ -563,7 +563,7 @@ fn too_many_streams_get_503() {
 
 #[test]
 fn sigterm_lets_in_flight_requests_finish() {
-    let mut server = Server::start(&[]);
+    let mut server = Server::start(&["--drain-seconds", "0"]);
     let (mut s, mut reader) = open_bracket_stream(&server, b"[a]");
     server.sigterm();
     std::thread::sleep(Duration::from_millis(300));
@@ -891,7 +891,7 @@ fn logs_to_a_pipe_have_no_escape_codes() {
 #[test]
 fn sigterm_right_after_the_announcement_is_a_clean_exit() {
     for _ in 0..5 {
-        let mut server = Server::start(&[]);
+        let mut server = Server::start(&["--drain-seconds", "0"]);
         server.sigterm();
         let status = server.child.wait().unwrap();
         assert!(status.success(), "{status:?}");

@@ -316,6 +316,8 @@ pub struct Reply {
     pub outcome: Outcome,
     /// The JSON text: the card's output object or the error envelope.
     pub body: String,
+    /// Matches in the output (0 for an error).
+    pub matches: usize,
 }
 
 /// Validates and runs a request body, answering the card's output or the error envelope.
@@ -338,6 +340,7 @@ pub fn execute(body: &[u8]) -> Reply {
         Err(e) => Reply {
             outcome: Outcome::InvalidInput,
             body: invalid_input_body(&e),
+            matches: 0,
         },
     }
 }
@@ -370,6 +373,7 @@ pub fn run(request: &Request) -> Reply {
             Reply {
                 outcome: Outcome::Output,
                 body,
+                matches: out.matches.len(),
             }
         }
         Err(ExtractError::Unclosed { marker, .. }) => Reply {
@@ -378,11 +382,13 @@ pub fn run(request: &Request) -> Reply {
                 "{{\"error\":{{\"code\":\"unclosed_start_marker\",\"message\":\"unclosed start marker\",\"offset\":{},\"byte_offset\":{}}}}}",
                 marker.utf16, marker.byte
             ),
+            matches: 0,
         },
         // A parsed request never breaks a limit; answer as invalid input all the same.
         Err(e) => Reply {
             outcome: Outcome::InvalidInput,
             body: error_body("invalid_input", &e.to_string(), None),
+            matches: 0,
         },
     }
 }

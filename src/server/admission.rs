@@ -1,5 +1,5 @@
 //! What a request may hold: a processing slot, a stream slot, and bytes of the memory
-//! budget; and the request id every answer carries.
+//! budget; the state the handlers share; and the request id every answer carries.
 //!
 //! Slots are taken only for work, never for waiting on a client: an execute request takes
 //! its slot once its body has arrived, so clients that trickle bodies cannot starve others
@@ -8,15 +8,18 @@
 //! not yet written; past it, requests get 503.
 
 use super::ServeArgs;
+use super::auth::Auth;
+use super::metrics::{Metrics, Usage};
 use super::routes::error_response;
 use crate::request::{self, MAX_REQUEST_BYTES};
 use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{HeaderValue, Request, StatusCode};
+use axum::http::{HeaderValue, Request, StatusCode, Version, header};
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tracing::Instrument;
 
 /// What the handlers share.
 #[derive(Clone)]
@@ -28,21 +31,50 @@ pub(super) struct AppState {
     streams: Arc<Semaphore>,
     /// A permit per byte of execute bodies and answers held.
     pub(super) budget: Arc<Semaphore>,
-    /// False from the moment shutdown begins: `/readyz` answers 503.
-    pub(super) ready: Arc<AtomicBool>,
+    /// True from the moment shutdown begins: `/readyz` answers 503 and every HTTP/1
+    /// answer closes its connection.
+    pub(super) draining: Arc<AtomicBool>,
     request_ids: Arc<AtomicU64>,
+    pub(super) metrics: Arc<Metrics>,
+    /// The accepted bearer tokens; `None` when authentication is off.
+    pub(super) auth: Option<Arc<Auth>>,
+    /// The OpenAPI document of this configuration (its limits, its security).
+    pub(super) openapi: Arc<str>,
 }
 
 impl AppState {
-    pub(super) fn new(args: ServeArgs) -> AppState {
-        AppState {
-            running: Arc::new(Semaphore::new(args.max_concurrency.max(1))),
-            streams: Arc::new(Semaphore::new(args.max_streams.max(1))),
-            budget: Arc::new(Semaphore::new(budget_bytes(&args))),
-            ready: Arc::new(AtomicBool::new(true)),
+    /// The state for `args`.
+    ///
+    /// # Errors
+    ///
+    /// The authentication asked for cannot be set up (an unreadable or empty token file).
+    pub(super) fn new(args: ServeArgs) -> Result<AppState, String> {
+        let auth = Auth::load(
+            args.auth_token_file.as_deref(),
+            args.auth_token.as_ref().map(super::Secret::expose),
+        )?
+        .map(Arc::new);
+        let budget = budget_bytes(&args);
+        let running = Arc::new(Semaphore::new(args.max_concurrency.max(1)));
+        let streams = Arc::new(Semaphore::new(args.max_streams.max(1)));
+        let budget_sem = Arc::new(Semaphore::new(budget));
+        let metrics = Metrics::new(Usage {
+            running: (Arc::clone(&running), args.max_concurrency.max(1)),
+            streams: (Arc::clone(&streams), args.max_streams.max(1)),
+            budget: (Arc::clone(&budget_sem), budget),
+        });
+        let openapi = super::openapi::document(&args, auth.is_some()).to_string();
+        Ok(AppState {
+            running,
+            streams,
+            budget: budget_sem,
+            draining: Arc::new(AtomicBool::new(false)),
             request_ids: Arc::new(AtomicU64::new(1)),
+            metrics: Arc::new(metrics),
+            auth,
+            openapi: openapi.into(),
             args: Arc::new(args),
-        }
+        })
     }
 
     /// A slot to run an execute request, or why not.
@@ -113,24 +145,35 @@ fn budget_bytes(args: &ServeArgs) -> usize {
         .clamp(MAX_REQUEST_BYTES, Semaphore::MAX_PERMITS)
 }
 
-/// Every request: an id in `x-request-id`, and a debug log line.
+/// Every request: an id in `x-request-id` and in the span of every log line it causes, a
+/// debug log line, and, while draining, `Connection: close` on HTTP/1 answers so keep-alive
+/// clients move to another instance.
 pub(super) async fn tag(
     State(state): State<AppState>,
     req: Request<Body>,
     next: axum::middleware::Next,
 ) -> Response {
     let id = state.request_ids.fetch_add(1, Ordering::Relaxed);
+    let http1 = req.version() <= Version::HTTP_11;
     // Build the log fields only when they will be written: this runs on every request.
     let logged = tracing::enabled!(tracing::Level::DEBUG)
         .then(|| (req.method().clone(), req.uri().path().to_owned()));
-    let mut response = next.run(req).await;
+    let span = tracing::info_span!("request", id);
+    let mut response = next.run(req).instrument(span.clone()).await;
     if let Some((method, path)) = logged {
-        tracing::debug!(id, %method, path, status = response.status().as_u16(), "answered");
+        let _entered = span.enter();
+        tracing::debug!(%method, path, status = response.status().as_u16(), "answered");
     }
     let mut digits = String::with_capacity(20);
     request::push_u64(&mut digits, id);
     if let Ok(v) = HeaderValue::from_str(&digits) {
         response.headers_mut().insert("x-request-id", v);
+    }
+    // HTTP/2 has no such header: its connections get GOAWAY when the drain ends.
+    if http1 && state.draining.load(Ordering::Relaxed) {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
     }
     response
 }

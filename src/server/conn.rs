@@ -10,6 +10,7 @@
 
 use super::activity::{Activity, Deadlines, Tracked, Verdict};
 use super::io::GuardedIo;
+use super::metrics::{Metrics, Rejection};
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
@@ -33,12 +34,14 @@ pub(super) struct ConnLimits {
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets the open connections
-/// finish their requests (idle ones are closed at once).
+/// finish their requests for at most `finish` (idle ones are closed at once).
 pub(super) async fn accept_loop(
     listener: TcpListener,
     app: Router,
     limits: ConnLimits,
+    metrics: Arc<Metrics>,
     shutdown: impl Future<Output = ()>,
+    finish: Duration,
 ) -> std::io::Result<()> {
     let mut builder = Builder::new(TokioExecutor::new());
     builder
@@ -78,6 +81,7 @@ pub(super) async fn accept_loop(
         };
         let Ok(slot) = slots.clone().try_acquire_owned() else {
             tracing::debug!(max, "connection refused: --max-connections are open");
+            metrics.reject(Rejection::ConnectionLimit);
             drop(stream);
             continue;
         };
@@ -87,6 +91,7 @@ pub(super) async fn accept_loop(
             Arc::clone(&builder),
             app.clone(),
             limits,
+            Arc::clone(&metrics),
             stopped.clone(),
             slot,
         ));
@@ -94,9 +99,14 @@ pub(super) async fn accept_loop(
     drop(listener);
     let _ = stop.send(true);
     // Every connection holds a slot until it ends.
-    let _ = slots
-        .acquire_many(u32::try_from(max).unwrap_or(u32::MAX))
-        .await;
+    let all = slots.acquire_many(u32::try_from(max).unwrap_or(u32::MAX));
+    if tokio::time::timeout(finish, all).await.is_err() {
+        let open = max.saturating_sub(slots.available_permits());
+        tracing::warn!(
+            open,
+            "--shutdown-timeout passed: ending the requests still in flight"
+        );
+    }
     Ok(())
 }
 
@@ -106,6 +116,7 @@ async fn connection(
     builder: Arc<Builder<TokioExecutor>>,
     app: Router,
     limits: ConnLimits,
+    metrics: Arc<Metrics>,
     mut stopped: watch::Receiver<bool>,
     _slot: OwnedSemaphorePermit,
 ) {
@@ -133,7 +144,10 @@ async fn connection(
             Verdict::WaitUntil(at) if closing.is_none() => {
                 Instant::from_std(at).min(now + limits.deadlines.header)
             }
-            Verdict::Close => return,
+            Verdict::Close => {
+                metrics.reject(Rejection::Timeout);
+                return;
+            }
             Verdict::WaitUntil(_) | Verdict::Idle => match closing {
                 // Idle, and the graceful close has had its time.
                 Some(began) if now >= began + GRACE => return,
@@ -147,7 +161,12 @@ async fn connection(
         };
         wake.as_mut().reset(next);
         tokio::select! {
-            _ = conn.as_mut() => return,
+            served = conn.as_mut() => {
+                if served.as_ref().err().is_some_and(|e| stalled(e.as_ref())) {
+                    metrics.reject(Rejection::Timeout);
+                }
+                return;
+            }
             () = &mut wake => {}
             _ = stopped.changed(), if !stopping => {
                 stopping = true;
@@ -156,6 +175,22 @@ async fn connection(
                     closing = Some(Instant::now());
                 }
             }
+        }
+    }
+}
+
+/// Whether a connection ended because a write stalled past its bound (`GuardedIo`'s
+/// `TimedOut`), somewhere in the error's chain.
+fn stalled(mut e: &(dyn std::error::Error + 'static)) -> bool {
+    loop {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::TimedOut {
+                return true;
+            }
+        }
+        match e.source() {
+            Some(next) => e = next,
+            None => return false,
         }
     }
 }

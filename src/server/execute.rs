@@ -5,6 +5,7 @@
 //! written. Its bytes hold the memory budget while they arrive, and the answer holds it until
 //! written; the run itself takes a slot only once the body is in.
 
+use super::EXECUTE_PATH;
 use super::admission::{AppState, Overloaded};
 use super::protocol::unsupported_encoding;
 use super::routes::{error_response, json_response};
@@ -65,7 +66,13 @@ pub(super) async fn execute(
         Ok(slot) => slot,
         Err(refused) => return refused.into_response(),
     };
-    let reply = request::execute(&bytes);
+    let (reply, scanned) = match request::parse(&bytes) {
+        Ok(req) => (request::run(&req), req.text.len()),
+        Err(_) => (request::execute(&bytes), 0),
+    };
+    state
+        .metrics
+        .scanned(EXECUTE_PATH, scanned as u64, reply.matches as u64);
     // The request's bytes are done with: give their budget back before the answer takes its.
     drop((bytes, permits));
     let status = StatusCode::from_u16(reply.outcome.http_status()).unwrap_or(StatusCode::OK);

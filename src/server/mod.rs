@@ -8,8 +8,11 @@
 //! | `GET /v1/tools/text-extract-between/versions/1.0.0` | the card |
 //! | `GET /v1/tools` | the list of tools |
 //! | `GET /openapi.json` | OpenAPI 3.1 for these routes, with the card's schemas |
+//! | `GET /metrics` | Prometheus text format |
 //! | `GET /livez`, `GET /healthz` | `{"status":"ok"}` while the process runs |
 //! | `GET /readyz` | 200 while taking traffic, 503 once shutdown has begun |
+//!
+//! With tokens configured, every route but the probes requires `Authorization: Bearer`.
 //!
 //! Every error, including unknown routes, overload and what hyper refuses before routing, is
 //! the JSON envelope; the one exception is a connection closed for a head that did not
@@ -19,7 +22,8 @@
 //! sockets, `activity` tracks what each connection does, `admission` holds the slots and
 //! the memory budget, `protocol` refuses framings, `routes` maps routes to handlers,
 //! `execute` and `upload` are the two tool routes, `query` parses the stream's query,
-//! `openapi` documents it all, `signal` ends it.
+//! `auth` checks bearer tokens, `metrics` counts, `openapi` documents it all, `config`
+//! holds the options, `signal` ends it (a drain, then a bounded wait for in-flight work).
 //!
 //! No client can hold the service still: every phase of a connection has a deadline (the
 //! first head from accept, idle keep-alive, an execute body, a stream upload that sends
@@ -29,9 +33,12 @@
 
 mod activity;
 mod admission;
+mod auth;
+mod config;
 mod conn;
 mod execute;
 mod io;
+mod metrics;
 mod openapi;
 mod protocol;
 mod query;
@@ -39,6 +46,7 @@ mod routes;
 mod signal;
 mod upload;
 
+pub use config::{LogFormat, Secret, ServeArgs};
 pub use openapi::openapi_document;
 
 use axum::Router;
@@ -47,73 +55,18 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tokio::net::TcpListener;
 
-const TOOL_PATH: &str = "/v1/tools/text-extract-between/versions/1.0.0";
+macro_rules! tool_path {
+    () => {
+        "/v1/tools/text-extract-between/versions/1.0.0"
+    };
+}
+const TOOL_PATH: &str = tool_path!();
+const EXECUTE_PATH: &str = concat!(tool_path!(), "/execute");
+const STREAM_PATH: &str = concat!(tool_path!(), "/stream");
 
 /// File descriptors kept for the process itself beyond its connections (listener, logs,
 /// the runtime's own).
 const RESERVED_FDS: u64 = 64;
-
-/// Options of `extract-between serve`.
-///
-/// ```
-/// let args = extract_between::server::ServeArgs::default();
-/// assert_eq!((args.listen.as_str(), args.idle_timeout), ("127.0.0.1:8080", 30));
-/// ```
-#[derive(Clone, Debug, clap::Args)]
-pub struct ServeArgs {
-    /// Address to listen on (port 0 picks a free port; the chosen address is printed).
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    pub listen: String,
-    /// Connections open at once; one more is closed as soon as it is accepted. Lowered to
-    /// fit the open-files limit.
-    #[arg(long, default_value_t = 4096)]
-    pub max_connections: usize,
-    /// Execute requests run at once (a request takes its place once its body has arrived);
-    /// more are answered 503.
-    #[arg(long, default_value_t = 512)]
-    pub max_concurrency: usize,
-    /// Stream uploads handled at once; more are answered 503.
-    #[arg(long, default_value_t = 64)]
-    pub max_streams: usize,
-    /// Seconds from accepting a connection to the end of its first request's headers (and,
-    /// between requests, from the next request's first byte); then it is closed.
-    #[arg(long, default_value_t = 10)]
-    pub header_timeout: u64,
-    /// Seconds a connection may stay idle between requests.
-    #[arg(long, default_value_t = 75)]
-    pub keepalive_timeout: u64,
-    /// Seconds allowed for a client to send a whole execute body.
-    #[arg(long, default_value_t = 30)]
-    pub body_timeout: u64,
-    /// Seconds a stream upload may go without sending a byte, and any answer without the
-    /// client reading one; then the request ends and frees its place.
-    #[arg(long, default_value_t = 30)]
-    pub idle_timeout: u64,
-    /// Default and largest `max_match_bytes` of the stream endpoint.
-    #[arg(long, default_value_t = 1024 * 1024)]
-    pub max_match_bytes: usize,
-    /// MiB of execute bodies and answers held at once (at least one largest body, 4 MiB);
-    /// a request that would pass it is answered 503.
-    #[arg(long, alias = "max-body-memory-mib", default_value_t = 256)]
-    pub max_memory_mib: usize,
-}
-
-impl Default for ServeArgs {
-    fn default() -> Self {
-        ServeArgs {
-            listen: "127.0.0.1:8080".into(),
-            max_connections: 4096,
-            max_concurrency: 512,
-            max_streams: 64,
-            header_timeout: 10,
-            keepalive_timeout: 75,
-            body_timeout: 30,
-            idle_timeout: 30,
-            max_match_bytes: 1024 * 1024,
-            max_memory_mib: 256,
-        }
-    }
-}
 
 /// Runs the service until SIGTERM or Ctrl-C; the CLI's `serve` subcommand.
 ///
@@ -121,7 +74,7 @@ impl Default for ServeArgs {
 /// extract_between::server::main(extract_between::server::ServeArgs::default());
 /// ```
 pub fn main(mut args: ServeArgs) -> ExitCode {
-    init_tracing();
+    config::init_tracing(args.log_format);
     fit_open_files(&mut args);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -133,7 +86,7 @@ pub fn main(mut args: ServeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    runtime.block_on(async move {
+    let code = runtime.block_on(async move {
         let listener = match TcpListener::bind(&args.listen).await {
             Ok(l) => l,
             Err(e) => {
@@ -142,20 +95,47 @@ pub fn main(mut args: ServeArgs) -> ExitCode {
             }
         };
         // Before announcing the address: from then on a client may be served and signal us.
-        let shutdown = signal::shutdown_signal();
-        if let Ok(addr) = listener.local_addr() {
+        let mut signals = signal::Signals::install();
+        let shutdown = async move {
+            signals.recv().await;
+            tokio::spawn(async move {
+                signals.recv().await;
+                tracing::warn!("second signal: exiting without finishing in-flight requests");
+                std::process::exit(1);
+            });
+        };
+        let addr = listener.local_addr().ok();
+        let app = match prepare(args) {
+            Ok(app) => app,
+            Err(e) => {
+                eprintln!("extract-between: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        if let Some(addr) = addr {
+            if !addr.ip().is_loopback() && app.state.auth.is_none() {
+                tracing::warn!(
+                    %addr,
+                    "listening beyond loopback without authentication: anyone who reaches \
+                     this address can use the service (set --auth-token-file or \
+                     EXTRACT_BETWEEN_AUTH_TOKEN)"
+                );
+            }
             // On stdout, one line, so scripts and tests can learn the port.
             println!("listening on http://{addr}");
             tracing::info!(%addr, "listening");
         }
-        match serve(listener, args, shutdown).await {
+        match app.run(listener, shutdown).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("extract-between: {e}");
                 ExitCode::from(2)
             }
         }
-    })
+    });
+    // Requests still running past --shutdown-timeout are dropped here, not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    code
 }
 
 /// Raises the open-files limit to its hard limit (as Go's runtime does for every server),
@@ -179,23 +159,78 @@ fn fit_open_files(args: &mut ServeArgs) {
     }
 }
 
-fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    // Colour only for a terminal: redirected to a file or a log collector, escape codes
-    // are noise in every line.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .try_init();
+/// The service built from its options, not yet serving.
+struct Prepared {
+    state: admission::AppState,
+    limits: conn::ConnLimits,
+    drain: Duration,
+    shutdown_timeout: Duration,
 }
 
-/// Serves on `listener` until `shutdown` completes, then lets in-flight requests finish.
+fn prepare(args: ServeArgs) -> Result<Prepared, String> {
+    let limits = conn::ConnLimits {
+        deadlines: activity::Deadlines {
+            header: Duration::from_secs(args.header_timeout.max(1)),
+            keepalive: Duration::from_secs(args.keepalive_timeout.max(1)),
+        },
+        write_stall: Duration::from_secs(args.idle_timeout.max(1)),
+        max_connections: args.max_connections,
+    };
+    let drain = Duration::from_secs(args.drain_seconds);
+    let shutdown_timeout = Duration::from_secs(args.shutdown_timeout);
+    Ok(Prepared {
+        state: admission::AppState::new(args)?,
+        limits,
+        drain,
+        shutdown_timeout,
+    })
+}
+
+impl Prepared {
+    /// Serves until `shutdown` completes; then drains, stops accepting, and gives in-flight
+    /// requests the shutdown timeout.
+    async fn run(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        let Prepared {
+            state,
+            limits,
+            drain,
+            shutdown_timeout,
+        } = self;
+        if let Some(auth) = &state.auth {
+            std::sync::Arc::clone(auth).watch();
+        }
+        let draining = std::sync::Arc::clone(&state.draining);
+        let metrics = std::sync::Arc::clone(&state.metrics);
+        let drained = async move {
+            shutdown.await;
+            draining.store(true, std::sync::atomic::Ordering::Relaxed);
+            tracing::info!(
+                seconds = drain.as_secs(),
+                "draining: /readyz answers 503 and answers close their connections"
+            );
+            tokio::time::sleep(drain).await;
+            tracing::info!(
+                timeout = shutdown_timeout.as_secs(),
+                "no new connections; finishing in-flight requests"
+            );
+        };
+        let app = routes::router(state);
+        conn::accept_loop(listener, app, limits, metrics, drained, shutdown_timeout).await
+    }
+}
+
+/// Serves on `listener` until `shutdown` completes, then drains for `--drain-seconds`
+/// (`/readyz` failing, HTTP/1 answers closing their connections), stops accepting, and
+/// lets in-flight requests finish for at most `--shutdown-timeout`.
 ///
 /// # Errors
 ///
-/// Only a failure to accept connections that is not transient.
+/// The options cannot be served (an unreadable token file), or accepting connections
+/// failed in a way that is not transient.
 ///
 /// ```no_run
 /// # async fn f() -> std::io::Result<()> {
@@ -209,31 +244,24 @@ pub async fn serve(
     args: ServeArgs,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let limits = conn::ConnLimits {
-        deadlines: activity::Deadlines {
-            header: Duration::from_secs(args.header_timeout.max(1)),
-            keepalive: Duration::from_secs(args.keepalive_timeout.max(1)),
-        },
-        write_stall: Duration::from_secs(args.idle_timeout.max(1)),
-        max_connections: args.max_connections,
-    };
-    let state = admission::AppState::new(args);
-    let ready = std::sync::Arc::clone(&state.ready);
-    let shutdown = async move {
-        shutdown.await;
-        ready.store(false, std::sync::atomic::Ordering::Relaxed);
-    };
-    conn::accept_loop(listener, routes::router(state), limits, shutdown).await
+    prepare(args)
+        .map_err(std::io::Error::other)?
+        .run(listener, shutdown)
+        .await
 }
 
 /// The service's routes and layers, for embedding in another axum application.
 ///
+/// # Errors
+///
+/// The authentication asked for cannot be set up (an unreadable or empty token file).
+///
 /// ```
-/// let app: axum::Router = extract_between::server::router(Default::default());
+/// let app: axum::Router = extract_between::server::router(Default::default()).unwrap();
 /// # let _ = app;
 /// ```
-pub fn router(args: ServeArgs) -> Router {
-    routes::router(admission::AppState::new(args))
+pub fn router(args: ServeArgs) -> Result<Router, String> {
+    Ok(routes::router(admission::AppState::new(args)?))
 }
 
 /// The address a `serve` started with `--listen` host:0 would report, for tests.

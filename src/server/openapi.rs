@@ -1,80 +1,155 @@
-//! The OpenAPI 3.1 document of the service, built from the card's schemas.
+//! The OpenAPI 3.1 document of the service, built from the card's schemas and the running
+//! configuration (its `max_match_bytes`, whether it requires a token): every route, every
+//! status each can answer, every limit a client can meet.
 
-use super::TOOL_PATH;
 use super::routes::CARD;
+use super::{EXECUTE_PATH, STREAM_PATH, ServeArgs, TOOL_PATH};
+use serde_json::{Value, json};
 
-/// The OpenAPI 3.1 document of the service; request and response schemas are the card's.
+/// The OpenAPI 3.1 document of the service with its default options; request and response
+/// schemas are the card's. `GET /openapi.json` serves the one of the running configuration.
 ///
 /// ```
 /// let doc = extract_between::server::openapi_document();
 /// assert_eq!(doc["openapi"], "3.1.0");
 /// ```
-pub fn openapi_document() -> serde_json::Value {
+pub fn openapi_document() -> Value {
+    document(&ServeArgs::default(), false)
+}
+
+/// An answer with the error envelope.
+fn err(description: &str) -> Value {
+    json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+}
+
+fn json_ok(description: &str, schema: Value) -> Value {
+    json!({"description": description, "content": {"application/json": {"schema": schema}}})
+}
+
+/// The document for a service started with `args`, with `auth` when it requires tokens.
+pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
     let card = &*CARD;
-    let error = serde_json::json!({
-        "type": "object",
-        "required": ["error"],
-        "properties": {"error": {
+    let marker = &card["input_schema"]["properties"]["start"];
+    // What any route can answer: refused framings, and the token check where it applies.
+    let common = |mut responses: Value, guarded: bool| {
+        let map = responses.as_object_mut().expect("responses are an object");
+        map.insert("414".into(), err("uri_too_long: the target is over 32 KiB"));
+        map.insert(
+            "431".into(),
+            err("header_fields_too_large: over 100 header fields or 16 KiB of them"),
+        );
+        map.insert(
+            "501".into(),
+            err("unsupported_transfer_coding: a transfer coding other than chunked"),
+        );
+        if guarded && auth {
+            map.insert(
+                "401".into(),
+                err("unauthorized: no valid bearer token (see WWW-Authenticate)"),
+            );
+        }
+        responses
+    };
+    let security = |guarded: bool| {
+        if guarded && auth {
+            json!([{"bearer": []}])
+        } else {
+            json!([])
+        }
+    };
+    let get = |id: &str, summary: &str, ok: Value, guarded: bool| {
+        json!({"get": {
+            "operationId": id,
+            "summary": summary,
+            "security": security(guarded),
+            "responses": common(json!({"200": ok}), guarded)
+        }})
+    };
+    let stream_op = |id: &str| {
+        json!({
+            "operationId": id,
+            "summary": "Stream a raw UTF-8 upload of any size; matches come back as NDJSON while it arrives",
+            "security": security(true),
+            "parameters": [
+                {"name": "start", "in": "query", "required": true, "schema": marker},
+                {"name": "end", "in": "query", "required": true, "schema": marker},
+                {"name": "max_matches", "in": "query", "required": false,
+                 "description": "Matches delivered before the answer ends with truncated: true (default: no cap)",
+                 "schema": {"type": "integer", "minimum": 1, "maximum": u64::MAX}},
+                {"name": "max_match_bytes", "in": "query", "required": false,
+                 "description": "The longest match delivered; a longer one ends the answer with match_too_large",
+                 "schema": {"type": "integer", "minimum": 1, "maximum": args.max_match_bytes}}
+            ],
+            "requestBody": {"required": false, "description": "The text; an empty or absent body is an empty text",
+                "content": {"text/plain": {"schema": {"type": "string"}}}},
+            "responses": common(json!({
+                "200": {"description": "One JSON object per line: matches, then a summary or an error",
+                        "content": {"application/x-ndjson": {"schema": {"type": "object"}}}},
+                "400": err("invalid_input: a query parameter is missing or invalid (the field names it)"),
+                "415": err("unsupported_encoding: a compressed body"),
+                "503": err("overloaded: --max-streams uploads are in flight")
+            }), true)
+        })
+    };
+    let mut components = json!({"schemas": {
+        "Input": card["input_schema"],
+        "Output": card["output_schema"],
+        "Error": {
             "type": "object",
-            "required": ["code", "message"],
-            "properties": {
-                "code": {"type": "string"},
-                "message": {"type": "string"},
-                "field": {"type": "string"},
-                "offset": {"type": "integer"}
-            }
-        }}
-    });
-    let err = |d: &str| serde_json::json!({"description": d, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}});
-    let json_ok = |d: &str, schema: serde_json::Value| serde_json::json!({"description": d, "content": {"application/json": {"schema": schema}}});
-    serde_json::json!({
+            "required": ["error"],
+            "properties": {"error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                    "field": {"type": "string"},
+                    "offset": {"type": "integer"}
+                }
+            }}
+        }
+    }});
+    if auth {
+        components["securitySchemes"] = json!({"bearer": {"type": "http", "scheme": "bearer"}});
+    }
+    let object = json!({"type": "object"});
+    json!({
         "openapi": "3.1.0",
         "info": {"title": "extract-between", "version": env!("CARGO_PKG_VERSION"), "description": card["description"]},
         "paths": {
-            format!("{TOOL_PATH}/execute"): {"post": {
+            EXECUTE_PATH: {"post": {
                 "operationId": "execute",
+                "summary": "The card's execute URL: the card's input in, its output out",
+                "security": security(true),
                 "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Input"}}}},
-                "responses": {
-                    "200": json_ok("Matches", serde_json::json!({"$ref": "#/components/schemas/Output"})),
-                    "400": err("invalid_input"),
-                    "413": err("payload_too_large"),
-                    "415": err("unsupported_encoding"),
-                    "422": err("unclosed_start_marker"),
-                    "501": err("unsupported_transfer_coding"),
-                    "503": err("overloaded")
-                }
+                "responses": common(json!({
+                    "200": json_ok("Matches", json!({"$ref": "#/components/schemas/Output"})),
+                    "400": err("invalid_input: not the card's input (the field names what)"),
+                    "408": err("request_timeout: the body did not arrive within --body-timeout"),
+                    "413": err("payload_too_large: a body over 4 MiB"),
+                    "415": err("unsupported_encoding: a compressed body"),
+                    "422": err("unclosed_start_marker: a start marker without its end (offset in UTF-16 units)"),
+                    "503": err("overloaded: no slot or no room in the memory budget; retry")
+                }), true)
             }},
-            format!("{TOOL_PATH}/stream"): {"post": {
-                "operationId": "stream",
-                "parameters": [
-                    {"name": "start", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1}},
-                    {"name": "end", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1}},
-                    {"name": "max_matches", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1}},
-                    {"name": "max_match_bytes", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1}}
-                ],
-                "requestBody": {"required": true, "content": {"text/plain": {"schema": {"type": "string"}}}},
-                "responses": {
-                    "200": {"description": "One JSON object per line: matches, then a summary or an error", "content": {"application/x-ndjson": {"schema": {"type": "object"}}}},
-                    "400": err("invalid_input"),
-                    "415": err("unsupported_encoding"),
-                    "501": err("unsupported_transfer_coding"),
-                    "503": err("overloaded")
-                }
-            }},
-            TOOL_PATH: {"get": {"operationId": "card", "responses": {"200": json_ok("The tool card", serde_json::json!({"type": "object"}))}}},
-            "/v1/tools": {"get": {"operationId": "tools", "responses": {"200": json_ok("The tools", serde_json::json!({"type": "object"}))}}},
-            "/healthz": {"get": {"operationId": "healthz", "responses": {"200": json_ok("The process runs (alias of /livez)", serde_json::json!({"type": "object"}))}}},
-            "/livez": {"get": {"operationId": "livez", "responses": {"200": json_ok("The process runs", serde_json::json!({"type": "object"}))}}},
-            "/readyz": {"get": {"operationId": "readyz", "responses": {
-                "200": json_ok("Taking traffic", serde_json::json!({"type": "object"})),
-                "503": err("shutting_down")
-            }}},
-            "/openapi.json": {"get": {"operationId": "openapi", "responses": {"200": json_ok("This document", serde_json::json!({"type": "object"}))}}}
+            STREAM_PATH: {"post": stream_op("stream"), "put": stream_op("stream_put")},
+            TOOL_PATH: get("card", "The tool card", json_ok("The tool card", object.clone()), true),
+            "/v1/tools": get("tools", "The tools served", json_ok("The tools", object.clone()), true),
+            "/openapi.json": get("openapi", "This document", json_ok("This document", object.clone()), true),
+            "/metrics": get("metrics", "Prometheus metrics", json!({"description": "The Prometheus text format",
+                "content": {"text/plain": {"schema": {"type": "string"}}}}), true),
+            "/livez": get("livez", "The process runs", json_ok("The process runs", object.clone()), false),
+            "/healthz": get("healthz", "Alias of /livez", json_ok("The process runs", object.clone()), false),
+            "/readyz": {"get": {
+                "operationId": "readyz",
+                "summary": "Whether the service takes traffic",
+                "security": [],
+                "responses": common(json!({
+                    "200": json_ok("Taking traffic", object),
+                    "503": err("shutting_down: draining after SIGTERM; take it out of rotation")
+                }), false)
+            }}
         },
-        "components": {"schemas": {
-            "Input": card["input_schema"],
-            "Output": card["output_schema"],
-            "Error": error
-        }}
+        "components": components
     })
 }

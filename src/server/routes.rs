@@ -2,7 +2,7 @@
 //! OpenAPI, probes), and the JSON answers every handler shares.
 
 use super::admission::{self, AppState};
-use super::{TOOL_PATH, execute, openapi, protocol, upload};
+use super::{EXECUTE_PATH, STREAM_PATH, TOOL_PATH, auth, execute, metrics, protocol, upload};
 use crate::card::{CARD_JSON, TOOL_ID, TOOL_VERSION};
 use crate::request::error_body;
 use axum::Router;
@@ -13,28 +13,52 @@ use axum::routing::{get, post};
 use std::sync::LazyLock;
 use std::sync::atomic::Ordering;
 
-/// The routes with their layers. The probes sit outside every admission limit, so they
-/// answer while each tool slot is taken.
+pub(super) const READYZ: &str = "/readyz";
+/// The probes: no token needed, no slot taken.
+pub(super) const PROBES: [&str; 3] = ["/livez", "/healthz", READYZ];
+/// Every route template, as the metrics label them.
+pub(super) const ROUTES: [&str; 9] = [
+    EXECUTE_PATH,
+    STREAM_PATH,
+    TOOL_PATH,
+    "/v1/tools",
+    "/openapi.json",
+    "/metrics",
+    PROBES[0],
+    PROBES[1],
+    READYZ,
+];
+
+/// The routes with their layers, outermost first: the request id (and `Connection: close`
+/// while draining), the metrics, authentication, the framing checks. The probes sit
+/// outside every admission limit and need no token, so they answer while each tool slot
+/// is taken.
 pub(super) fn router(state: AppState) -> Router {
-    let tools = Router::new()
-        .route(&format!("{TOOL_PATH}/execute"), post(execute::execute))
+    Router::new()
+        .route(EXECUTE_PATH, post(execute::execute))
         .route(
-            &format!("{TOOL_PATH}/stream"),
+            STREAM_PATH,
             post(upload::stream_upload).put(upload::stream_upload),
         )
         .route(TOOL_PATH, get(card))
         .route("/v1/tools", get(tools))
-        .route("/openapi.json", get(openapi_json));
-    let probes = Router::new()
-        .route("/livez", get(livez))
-        .route("/healthz", get(livez))
-        .route("/readyz", get(readyz));
-    tools
-        .merge(probes)
+        .route("/openapi.json", get(openapi_json))
+        .route("/metrics", get(metrics_text))
+        .route(PROBES[0], get(livez))
+        .route(PROBES[1], get(livez))
+        .route(READYZ, get(readyz))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state.clone())
         .layer(axum::middleware::from_fn(protocol::check_framing))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::authorize,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::record,
+        ))
         .layer(axum::middleware::from_fn_with_state(state, admission::tag))
 }
 
@@ -80,7 +104,7 @@ async fn livez() -> Response {
 /// `/readyz`: 200 while the service takes traffic, 503 from the moment shutdown begins, so
 /// load balancers stop sending before connections close.
 async fn readyz(State(state): State<AppState>) -> Response {
-    if state.ready.load(Ordering::Relaxed) {
+    if !state.draining.load(Ordering::Relaxed) {
         json_response(StatusCode::OK, r#"{"status":"ready"}"#.into())
     } else {
         error_response(
@@ -108,13 +132,25 @@ async fn tools() -> Response {
             "description": card["description"],
             "card_url": TOOL_PATH,
             "execute_url": card["execute_url"],
-            "stream_url": format!("{TOOL_PATH}/stream"),
+            "stream_url": STREAM_PATH,
         }]
     });
     json_response(StatusCode::OK, list.to_string())
 }
 
-async fn openapi_json() -> Response {
-    static DOCUMENT: LazyLock<String> = LazyLock::new(|| openapi::openapi_document().to_string());
-    json_response(StatusCode::OK, DOCUMENT.clone())
+async fn openapi_json(State(state): State<AppState>) -> Response {
+    json_response(StatusCode::OK, state.openapi.to_string())
+}
+
+/// `/metrics`: the Prometheus text format.
+async fn metrics_text(State(state): State<AppState>) -> Response {
+    (
+        StatusCode::OK,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+        )],
+        state.metrics.render(),
+    )
+        .into_response()
 }

@@ -1,38 +1,52 @@
-//! The signals that end `serve`.
+//! The signals that end `serve`: the first begins the drain, a second exits at once.
 
-/// Resolves on SIGTERM or Ctrl-C. The handlers are installed when this is called, not when
-/// the future is first polled: `serve` may accept and answer a connection before it polls
-/// its shutdown future, and a SIGTERM in that window would have killed the process outright
-/// (a flaky test caught it: the server gone 300 ms after SIGTERM with an upload in flight).
-pub(super) fn shutdown_signal() -> impl Future<Output = ()> {
+/// SIGTERM and Ctrl-C (SIGINT), as a source of events.
+///
+/// The handlers are installed when this is built, not when first polled: `serve` may
+/// accept and answer a connection before it polls its shutdown future, and a SIGTERM in
+/// that window would have killed the process outright.
+pub(super) struct Signals {
     #[cfg(unix)]
-    let (term, int) = {
-        use tokio::signal::unix::{SignalKind, signal};
-        (
-            signal(SignalKind::terminate()).ok(),
-            signal(SignalKind::interrupt()).ok(),
-        )
-    };
-    async move {
+    term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    int: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    pub(super) fn install() -> Signals {
         #[cfg(unix)]
         {
-            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+            use tokio::signal::unix::{SignalKind, signal};
+            Signals {
+                term: signal(SignalKind::terminate()).ok(),
+                int: signal(SignalKind::interrupt()).ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        Signals {}
+    }
+
+    /// Resolves at the next SIGTERM or Ctrl-C.
+    pub(super) async fn recv(&mut self) {
+        #[cfg(unix)]
+        {
+            async fn wait(s: Option<&mut tokio::signal::unix::Signal>) {
                 match s {
-                    Some(mut s) => {
+                    Some(s) => {
                         s.recv().await;
                     }
                     None => std::future::pending::<()>().await,
                 }
-            };
+            }
             tokio::select! {
-                () = wait(term) => {},
-                () = wait(int) => {},
+                () = wait(self.term.as_mut()) => {},
+                () = wait(self.int.as_mut()) => {},
             }
         }
         #[cfg(not(unix))]
         {
             let _ = tokio::signal::ctrl_c().await;
         }
-        tracing::info!("shutting down: no new connections, finishing in-flight requests");
+        tracing::info!("signal received: shutting down");
     }
 }

@@ -1,7 +1,9 @@
 //! The stream route: a raw UTF-8 upload of any size, answered as NDJSON while it arrives
 //! — a line per match as it is found, then a summary or an error line.
 
+use super::STREAM_PATH;
 use super::admission::AppState;
+use super::metrics::{Metrics, Rejection};
 use super::protocol::unsupported_encoding;
 use super::query::parse_stream_query;
 use super::routes::json_response;
@@ -17,7 +19,9 @@ use core::pin::Pin;
 use core::task::{Context, Poll};
 use futures_core::Stream;
 use futures_util::StreamExt;
+use prometheus_client::metrics::counter::Counter;
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::OwnedSemaphorePermit;
 
@@ -43,9 +47,11 @@ pub(super) async fn stream_upload(
         Ok(permit) => permit,
         Err(refused) => return refused.into_response(),
     };
+    let (scanned, matched) = state.metrics.route_counters(STREAM_PATH);
     let mut source = IdleTimeout::new(
         body.into_data_stream(),
         Duration::from_secs(state.args.idle_timeout.max(1)),
+        scanned,
     )
     .fuse();
     // The answer waits for the upload's first bytes (or its end, error or idle timeout):
@@ -60,6 +66,9 @@ pub(super) async fn stream_upload(
         line: None,
         _permit: permit,
         done: false,
+        matched,
+        counted: 0,
+        metrics: Arc::clone(&state.metrics),
     };
     (
         StatusCode::OK,
@@ -88,19 +97,22 @@ impl std::fmt::Display for UploadError {
     }
 }
 
-/// Ends a body stream with an error when no chunk arrives for `idle`.
+/// Ends a body stream with an error when no chunk arrives for `idle`; counts the bytes
+/// that pass.
 struct IdleTimeout<S> {
     inner: S,
     idle: Duration,
     sleep: Pin<Box<tokio::time::Sleep>>,
+    scanned: Counter,
 }
 
 impl<S> IdleTimeout<S> {
-    fn new(inner: S, idle: Duration) -> Self {
+    fn new(inner: S, idle: Duration, scanned: Counter) -> Self {
         IdleTimeout {
             inner,
             idle,
             sleep: Box::pin(tokio::time::sleep(idle)),
+            scanned,
         }
     }
 }
@@ -117,6 +129,9 @@ where
             Poll::Ready(item) => {
                 let deadline = tokio::time::Instant::now() + this.idle;
                 this.sleep.as_mut().reset(deadline);
+                if let Some(Ok(chunk)) = &item {
+                    this.scanned.inc_by(chunk.len() as u64);
+                }
                 Poll::Ready(item.map(|r| r.map_err(UploadError::Read)))
             }
             Poll::Pending => match this.sleep.as_mut().poll(cx) {
@@ -144,6 +159,10 @@ struct Ndjson<S> {
     line: Option<Line>,
     _permit: OwnedSemaphorePermit,
     done: bool,
+    /// The matches counter, and how many of this answer's matches it has been given.
+    matched: Counter,
+    counted: u64,
+    metrics: Arc<Metrics>,
 }
 
 struct Line {
@@ -172,6 +191,23 @@ where
         if this.done {
             return this.drain(cx);
         }
+        let polled = this.next_chunk(cx);
+        let delivered = this.matches.delivered();
+        if delivered > this.counted {
+            this.matched.inc_by(delivered - this.counted);
+            this.counted = delivered;
+        }
+        polled
+    }
+}
+
+impl<S> Ndjson<S>
+where
+    S: Stream<Item = Result<Bytes, UploadError>> + Unpin,
+{
+    /// The next chunk of the answer: match lines up to a batch, or the last line.
+    fn next_chunk(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Bytes, Infallible>>> {
+        let this = self;
         // Bytes, not a `String`: match content is valid UTF-8 from the scanner and is escaped
         // as bytes, without checking it again per line.
         let mut out = Vec::new();
@@ -207,6 +243,9 @@ where
                 }
                 Poll::Ready(Some(Err(e))) => {
                     this.done = true;
+                    if matches!(e, StreamError::Upstream(UploadError::Idle(_))) {
+                        this.metrics.reject(Rejection::Timeout);
+                    }
                     out.extend_from_slice(stream_error_line(&e).as_bytes());
                     out.push(b'\n');
                     return Poll::Ready(Some(Ok(Bytes::from(out))));
@@ -226,12 +265,7 @@ where
             }
         }
     }
-}
 
-impl<S> Ndjson<S>
-where
-    S: Stream<Item = Result<Bytes, UploadError>> + Unpin,
-{
     /// The answer is out; reads the rest of the upload (see the type's docs).
     fn drain(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Bytes, Infallible>>> {
         let Some(source) = self.matches.source_mut() else {
