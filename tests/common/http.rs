@@ -17,12 +17,19 @@ pub struct Server {
 
 impl Server {
     pub fn start(extra: &[&str]) -> Server {
+        let mut args = vec!["--listen", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        Server::start_with(&args, &[("RUST_LOG", "warn")], Stdio::inherit())
+    }
+
+    /// `serve` with exactly `args`, the variables `env`, and stderr as given.
+    pub fn start_with(args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_extract-between"))
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .args(extra)
-            .env("RUST_LOG", "warn")
+            .arg("serve")
+            .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let mut line = String::new();
@@ -61,6 +68,20 @@ impl Server {
             .status()
             .unwrap();
         assert!(signalled.success());
+    }
+
+    /// Waits at most `wait` for the process to exit.
+    pub fn exited_within(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if std::time::Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     pub fn connect(&self) -> TcpStream {
