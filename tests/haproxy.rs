@@ -239,7 +239,10 @@ fn restarting_each_instance_behind_haproxy_loses_no_request() {
     assert!(ok > 1000, "only {ok} requests answered");
     // Both restarted instances took traffic.
     for (i, server) in instances.iter().enumerate() {
-        assert!(executed(server) > 0, "restarted instance {i} served nothing");
+        assert!(
+            executed(server) > 0,
+            "restarted instance {i} served nothing"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

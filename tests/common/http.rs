@@ -287,3 +287,17 @@ pub fn closed_within(s: &mut TcpStream, wait: Duration) -> bool {
         }
     }
 }
+
+/// Starts a chunked upload, sends `first` as its first chunk and reads the answer's head
+/// (200); returns the socket for more chunks and a reader for the answer's body.
+pub fn open_upload(
+    server: &Server,
+    path_and_query: &str,
+    first: &[u8],
+) -> (TcpStream, BufReader<TcpStream>) {
+    let mut s = start_upload(server, "POST", path_and_query);
+    write_chunk(&mut s, first).unwrap();
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    assert_eq!(read_head(&mut reader).0, 200);
+    (s, reader)
+}

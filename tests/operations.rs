@@ -1,0 +1,688 @@
+//! Operating the service, from outside, on a real socket: `/metrics`, the probes and the
+//! drain on SIGTERM, bearer-token authentication, configuration from the environment, JSON
+//! logs, and an OpenAPI document that matches what the router serves.
+
+mod common;
+
+use common::http::{
+    Response, Server, TOOL, get, open_upload, post_json, read_response, request, write_chunk,
+};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+const EXECUTE: &str = "/v1/tools/text-extract-between/versions/1.0.0/execute";
+const STREAM: &str = "/v1/tools/text-extract-between/versions/1.0.0/stream";
+
+/// The value of the series whose line starts with `series` (name and labels), or 0.
+fn metric(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find(|l| l.starts_with(series) && l[series.len()..].starts_with(' '))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}
+
+fn metrics_of(server: &Server, token: Option<&str>) -> String {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+    let r = request(server, "GET", "/metrics", &headers, b"");
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(
+        r.header("content-type").unwrap().starts_with("text/plain"),
+        "{r:?}"
+    );
+    r.text()
+}
+
+#[test]
+fn metrics_count_requests_bytes_matches_and_rejections_by_route_template() {
+    let server = Server::start(&["--max-streams", "1"]);
+    for _ in 0..3 {
+        let r = post_json(&server, r#"{"text":"a[bb]c[dd]","start":"[","end":"]"}"#);
+        assert_eq!(r.status, 200);
+    }
+    assert_eq!(
+        post_json(&server, r#"{"text":"[x","start":"[","end":"]"}"#).status,
+        422
+    );
+    let r = request(
+        &server,
+        "POST",
+        &format!("{STREAM}?start=%5B&end=%5D"),
+        &[],
+        b"[1][22][333]",
+    );
+    assert_eq!(r.status, 200);
+    // A raw path never becomes a label: unknown paths share one.
+    assert_eq!(get(&server, "/secret/user-42").status, 404);
+    let big = vec![b' '; 5 << 20];
+    assert_eq!(request(&server, "POST", EXECUTE, &[], &big).status, 413);
+    // Taking the only stream place, then asking for another: 503.
+    let (_held, _reader) = open_upload(&server, &format!("{STREAM}?start=a&end=b"), b"x");
+    let r = request(
+        &server,
+        "POST",
+        &format!("{STREAM}?start=a&end=b"),
+        &[],
+        b"",
+    );
+    assert_eq!(r.status, 503);
+
+    let text = metrics_of(&server, None);
+    let ex = format!("route=\"{EXECUTE}\"");
+    let st = format!("route=\"{STREAM}\"");
+    assert_eq!(
+        metric(
+            &text,
+            &format!("extract_between_http_requests_total{{{ex},method=\"POST\",status=\"200\"}}")
+        ),
+        3.0,
+        "{text}"
+    );
+    assert_eq!(
+        metric(
+            &text,
+            &format!("extract_between_http_requests_total{{{ex},method=\"POST\",status=\"422\"}}")
+        ),
+        1.0
+    );
+    assert_eq!(
+        metric(
+            &text,
+            "extract_between_http_requests_total{route=\"unmatched\",method=\"GET\",status=\"404\"}"
+        ),
+        1.0
+    );
+    assert!(!text.contains("user-42"), "{text}");
+    assert_eq!(
+        metric(
+            &text,
+            &format!("extract_between_http_request_duration_seconds_count{{{ex}}}")
+        ),
+        5.0
+    );
+    // Three texts of 10 bytes and the 2-byte unclosed one; 6 matches.
+    assert_eq!(
+        metric(
+            &text,
+            &format!("extract_between_scanned_bytes_total{{{ex}}}")
+        ),
+        32.0
+    );
+    assert_eq!(
+        metric(&text, &format!("extract_between_matches_total{{{ex}}}")),
+        6.0
+    );
+    // The finished upload and the held one's first byte.
+    assert_eq!(
+        metric(
+            &text,
+            &format!("extract_between_scanned_bytes_total{{{st}}}")
+        ),
+        13.0
+    );
+    assert_eq!(
+        metric(&text, &format!("extract_between_matches_total{{{st}}}")),
+        3.0
+    );
+    assert_eq!(
+        metric(
+            &text,
+            "extract_between_rejected_total{reason=\"too_large\"}"
+        ),
+        1.0
+    );
+    assert_eq!(
+        metric(
+            &text,
+            "extract_between_rejected_total{reason=\"overloaded\"}"
+        ),
+        1.0
+    );
+    assert_eq!(metric(&text, "extract_between_stream_slots_in_use"), 1.0);
+    // The /metrics request itself is in flight.
+    assert_eq!(
+        metric(&text, "extract_between_http_requests_in_flight"),
+        1.0
+    );
+    assert!(
+        metric(&text, "process_resident_memory_bytes") > 1e6,
+        "{text}"
+    );
+    assert!(metric(&text, "process_open_fds") >= 3.0);
+    assert!(text.contains("process_cpu_seconds_total "), "{text}");
+}
+
+#[test]
+fn timeouts_are_counted_as_rejections() {
+    let server = Server::start(&["--header-timeout", "1", "--idle-timeout", "1"]);
+    // A connection that never sends its head.
+    let mut silent = server.connect();
+    // An upload that stops sending.
+    let (_upload, _reader) = open_upload(&server, &format!("{STREAM}?start=a&end=b"), b"x");
+    let mut buf = [0u8; 1];
+    let _ = silent.read(&mut buf);
+    std::thread::sleep(Duration::from_millis(1500));
+    let text = metrics_of(&server, None);
+    assert_eq!(
+        metric(&text, "extract_between_rejected_total{reason=\"timeout\"}"),
+        2.0,
+        "{text}"
+    );
+}
+
+fn has_close(r: &Response) -> bool {
+    r.header("connection")
+        .is_some_and(|v| v.eq_ignore_ascii_case("close"))
+}
+
+/// One keep-alive request on `s`, read whole.
+fn keepalive_request(s: &mut BufReader<std::net::TcpStream>, path: &str) -> Response {
+    s.get_mut()
+        .write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+        .unwrap();
+    read_response(s)
+}
+
+#[test]
+fn sigterm_fails_readiness_at_once_and_drain_answers_close_their_connections() {
+    let mut server = Server::start(&["--drain-seconds", "2"]);
+    let mut kept = BufReader::new(server.connect());
+    let before = keepalive_request(&mut kept, "/readyz");
+    assert_eq!(before.status, 200);
+    assert!(!has_close(&before), "{before:?}");
+    let signalled = Instant::now();
+    server.sigterm();
+    std::thread::sleep(Duration::from_millis(200));
+    // Still serving, on the old connection and on new ones; every answer closes.
+    let during = keepalive_request(&mut kept, "/readyz");
+    assert_eq!(during.status, 503);
+    assert_eq!(during.json()["error"]["code"], "shutting_down");
+    assert!(has_close(&during), "{during:?}");
+    let r = post_json(&server, r#"{"text":"[a]","start":"[","end":"]"}"#);
+    assert_eq!(r.status, 200);
+    assert_eq!(get(&server, "/livez").status, 200);
+    let status = server
+        .exited_within(Duration::from_secs(6))
+        .expect("exits after the drain");
+    assert!(status.success(), "{status:?}");
+    let took = signalled.elapsed();
+    assert!(took >= Duration::from_millis(1900), "left after {took:?}");
+    assert!(std::net::TcpStream::connect(server.addr).is_err());
+}
+
+#[test]
+fn after_the_drain_in_flight_uploads_finish_before_the_exit() {
+    let mut server = Server::start(&["--drain-seconds", "1", "--shutdown-timeout", "20"]);
+    let (mut s, mut reader) = open_upload(&server, &format!("{STREAM}?start=%5B&end=%5D"), b"[a]");
+    server.sigterm();
+    std::thread::sleep(Duration::from_millis(1500));
+    // Past the drain: the listener is closed, the upload goes on.
+    assert!(std::net::TcpStream::connect(server.addr).is_err());
+    assert!(server.child.try_wait().unwrap().is_none());
+    write_chunk(&mut s, b"[b]").unwrap();
+    write_chunk(&mut s, b"").unwrap();
+    let body = common::http::read_chunked_body(&mut reader);
+    assert!(
+        String::from_utf8_lossy(&body)
+            .ends_with("{\"done\":true,\"matches\":2,\"truncated\":false}\n"),
+        "{}",
+        String::from_utf8_lossy(&body)
+    );
+    let status = server.exited_within(Duration::from_secs(5)).unwrap();
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn shutdown_timeout_ends_requests_still_running() {
+    let mut server = Server::start(&[
+        "--drain-seconds",
+        "0",
+        "--shutdown-timeout",
+        "1",
+        "--idle-timeout",
+        "60",
+    ]);
+    let (_s, _reader) = open_upload(&server, &format!("{STREAM}?start=a&end=b"), b"x");
+    let signalled = Instant::now();
+    server.sigterm();
+    let status = server
+        .exited_within(Duration::from_secs(5))
+        .expect("exits once the shutdown timeout passes");
+    assert!(status.success(), "{status:?}");
+    assert!(signalled.elapsed() >= Duration::from_millis(900));
+}
+
+#[test]
+fn a_second_signal_exits_at_once() {
+    let mut server = Server::start(&["--drain-seconds", "30"]);
+    server.sigterm();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(server.child.try_wait().unwrap().is_none(), "draining");
+    let second = Instant::now();
+    server.sigterm();
+    let status = server
+        .exited_within(Duration::from_secs(2))
+        .expect("the second signal exits at once");
+    assert_eq!(status.code(), Some(1));
+    assert!(second.elapsed() < Duration::from_secs(1));
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("eb-ops-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn with_token(server: &Server, method: &str, path: &str, token: &str, body: &[u8]) -> Response {
+    let value = format!("Bearer {token}");
+    request(server, method, path, &[("Authorization", &value)], body)
+}
+
+const EXAMPLE: &str = r#"{"text":"[a]","start":"[","end":"]"}"#;
+
+#[test]
+fn tokens_are_required_everywhere_but_the_probes() {
+    let file = temp_file(
+        "tokens-a",
+        "# rotated monthly\nalpha-token\n\n  beta-token  \n",
+    );
+    let server = Server::start(&["--auth-token-file", file.to_str().unwrap()]);
+    // No token: 401, the envelope, the challenge.
+    let r = request(&server, "POST", EXECUTE, &[], EXAMPLE.as_bytes());
+    assert_eq!(r.status, 401);
+    assert_eq!(r.json()["error"]["code"], "unauthorized");
+    assert_eq!(r.json()["error"]["field"], "Authorization");
+    assert_eq!(
+        r.header("www-authenticate"),
+        Some(r#"Bearer realm="extract-between""#)
+    );
+    // A wrong token, another scheme, a token's prefix.
+    for header in [
+        "Bearer gamma-token",
+        "Basic YWxwaGEtdG9rZW4=",
+        "Bearer alpha",
+    ] {
+        let r = request(
+            &server,
+            "POST",
+            EXECUTE,
+            &[("Authorization", header)],
+            EXAMPLE.as_bytes(),
+        );
+        assert_eq!(r.status, 401, "{header}");
+        assert!(
+            r.header("www-authenticate")
+                .unwrap()
+                .contains("invalid_token"),
+            "{r:?}"
+        );
+    }
+    // Either token of the file, any case of the scheme.
+    for token in ["alpha-token", "beta-token"] {
+        let r = with_token(&server, "POST", EXECUTE, token, EXAMPLE.as_bytes());
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    let r = request(
+        &server,
+        "POST",
+        EXECUTE,
+        &[("Authorization", "bearer alpha-token")],
+        EXAMPLE.as_bytes(),
+    );
+    assert_eq!(r.status, 200);
+    // Every other route is guarded too, unknown ones included.
+    for path in [TOOL, "/v1/tools", "/openapi.json", "/metrics", "/nowhere"] {
+        assert_eq!(get(&server, path).status, 401, "{path}");
+    }
+    let r = with_token(
+        &server,
+        "POST",
+        &format!("{STREAM}?start=%5B&end=%5D"),
+        "beta-token",
+        b"[z]",
+    );
+    assert_eq!(r.status, 200);
+    // The probes are not.
+    for path in ["/livez", "/healthz", "/readyz"] {
+        assert_eq!(get(&server, path).status, 200, "{path}");
+    }
+    let text = metrics_of(&server, Some("alpha-token"));
+    assert_eq!(
+        metric(
+            &text,
+            "extract_between_rejected_total{reason=\"unauthorized\"}"
+        ),
+        9.0,
+        "{text}"
+    );
+}
+
+#[test]
+fn a_changed_token_file_is_read_again_without_a_restart() {
+    let file = temp_file("tokens-rotate", "old-token\n");
+    let server = Server::start(&["--auth-token-file", file.to_str().unwrap()]);
+    assert_eq!(
+        with_token(&server, "GET", "/v1/tools", "old-token", b"").status,
+        200
+    );
+    assert_eq!(
+        with_token(&server, "GET", "/v1/tools", "new-token", b"").status,
+        401
+    );
+    // The way a Kubernetes Secret volume updates: a new file renamed over the old.
+    let next = file.with_extension("next");
+    std::fs::write(&next, "new-token\n").unwrap();
+    std::fs::rename(&next, &file).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(8);
+    while with_token(&server, "GET", "/v1/tools", "new-token", b"").status != 200 {
+        assert!(
+            Instant::now() < deadline,
+            "the new token was never accepted"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(
+        with_token(&server, "GET", "/v1/tools", "old-token", b"").status,
+        401
+    );
+    // A file emptied by mistake keeps the tokens read before.
+    std::fs::write(&file, "\n").unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(
+        with_token(&server, "GET", "/v1/tools", "new-token", b"").status,
+        200
+    );
+}
+
+/// Starts a server with stderr captured; returns it and a thread collecting the lines.
+fn start_logged(
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Server, std::thread::JoinHandle<Vec<String>>) {
+    let mut server = Server::start_with(args, env, Stdio::piped());
+    let stderr = server.child.stderr.take().unwrap();
+    let lines = std::thread::spawn(move || {
+        BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<_>>()
+    });
+    (server, lines)
+}
+
+#[test]
+fn a_token_from_the_environment_works_and_never_reaches_the_logs() {
+    let token = "env-token-5f3a9c";
+    let (mut server, logs) = start_logged(
+        &["--listen", "127.0.0.1:0", "--drain-seconds", "0"],
+        &[("EXTRACT_BETWEEN_AUTH_TOKEN", token), ("RUST_LOG", "trace")],
+    );
+    assert_eq!(
+        with_token(&server, "POST", EXECUTE, token, EXAMPLE.as_bytes()).status,
+        200
+    );
+    assert_eq!(
+        with_token(
+            &server,
+            "POST",
+            EXECUTE,
+            "env-token-5f3a9d",
+            EXAMPLE.as_bytes()
+        )
+        .status,
+        401
+    );
+    server.sigterm();
+    server.exited_within(Duration::from_secs(5)).unwrap();
+    let logs = logs.join().unwrap();
+    assert!(logs.len() > 3, "{logs:?}");
+    assert!(!logs.iter().any(|l| l.contains("5f3a9")), "{logs:#?}");
+}
+
+#[test]
+fn a_token_file_that_cannot_serve_stops_the_start_naming_it() {
+    let empty = temp_file("tokens-empty", "# nothing yet\n\n");
+    for (file, why) in [
+        (empty.to_str().unwrap().to_owned(), "holds no token"),
+        (
+            "/nonexistent/tokens".to_owned(),
+            "cannot read the token file /nonexistent/tokens",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_extract-between"))
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--auth-token-file",
+                &file,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(why) && stderr.contains(&file), "{stderr}");
+        assert!(
+            out.stdout.is_empty(),
+            "announced before failing: {:?}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn listening_beyond_loopback_without_a_token_warns() {
+    for (args, warned) in [
+        (vec!["--listen", "0.0.0.0:0"], true),
+        (vec!["--listen", "127.0.0.1:0"], false),
+    ] {
+        let mut args = args;
+        args.extend(["--drain-seconds", "0"]);
+        let (mut server, logs) = start_logged(&args, &[("RUST_LOG", "info")]);
+        server.sigterm();
+        server.exited_within(Duration::from_secs(5)).unwrap();
+        let logs = logs.join().unwrap();
+        assert_eq!(
+            logs.iter().any(|l| l.contains("without authentication")),
+            warned,
+            "{args:?}: {logs:#?}"
+        );
+    }
+}
+
+#[test]
+fn every_serve_option_has_an_environment_variable() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_extract-between"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    // Each option's block: from the line naming it to the next such line.
+    let mut blocks: Vec<String> = Vec::new();
+    for line in help.lines() {
+        let t = line.trim_start();
+        if line.starts_with("  ") && (t.starts_with("--") || t.starts_with("-h")) {
+            blocks.push(String::new());
+        }
+        if let Some(b) = blocks.last_mut() {
+            b.push_str(line);
+            b.push('\n');
+        }
+    }
+    let options: Vec<&String> = blocks.iter().filter(|b| !b.contains("--help")).collect();
+    assert!(options.len() >= 14, "{help}");
+    for block in options {
+        let name = block.trim_start().trim_start_matches('-');
+        let name = name.split([' ', '\n']).next().unwrap();
+        let var = format!(
+            "[env: EXTRACT_BETWEEN_{}=",
+            name.to_uppercase().replace('-', "_")
+        );
+        assert!(block.contains(&var), "--{name} has no {var}]: {block}");
+    }
+}
+
+#[test]
+fn options_come_from_the_environment() {
+    let server = Server::start_with(
+        &[],
+        &[
+            ("EXTRACT_BETWEEN_LISTEN", "127.0.0.1:0"),
+            ("EXTRACT_BETWEEN_MAX_MATCH_BYTES", "777"),
+            ("EXTRACT_BETWEEN_MAX_STREAMS", "1"),
+        ],
+        Stdio::inherit(),
+    );
+    let doc = get(&server, "/openapi.json").json();
+    let params = &doc["paths"][STREAM]["post"]["parameters"];
+    let max = params
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "max_match_bytes")
+        .unwrap();
+    assert_eq!(max["schema"]["maximum"], 777);
+    let r = request(
+        &server,
+        "POST",
+        &format!("{STREAM}?start=a&end=b&max_match_bytes=778"),
+        &[],
+        b"",
+    );
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["error"]["field"], "max_match_bytes");
+    let (_held, _r) = open_upload(&server, &format!("{STREAM}?start=a&end=b"), b"x");
+    let r = request(
+        &server,
+        "POST",
+        &format!("{STREAM}?start=a&end=b"),
+        &[],
+        b"",
+    );
+    assert_eq!(r.status, 503);
+}
+
+#[test]
+fn json_logs_carry_the_request_id() {
+    let (mut server, logs) = start_logged(
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+            "--drain-seconds",
+            "0",
+        ],
+        &[("RUST_LOG", "debug")],
+    );
+    let r = post_json(&server, EXAMPLE);
+    let id = r.header("x-request-id").unwrap().to_owned();
+    server.sigterm();
+    server.exited_within(Duration::from_secs(5)).unwrap();
+    let logs = logs.join().unwrap();
+    let parsed: Vec<serde_json::Value> = logs
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let answered = parsed
+        .iter()
+        .find(|v| v["fields"]["message"] == "answered")
+        .unwrap_or_else(|| panic!("{logs:#?}"));
+    assert_eq!(answered["span"]["id"].to_string(), id, "{answered}");
+    assert_eq!(answered["fields"]["status"], 200);
+    assert!(
+        parsed
+            .iter()
+            .all(|v| v["level"].is_string() && v["timestamp"].is_string())
+    );
+}
+
+#[test]
+fn the_openapi_document_declares_what_the_router_serves() {
+    let server = Server::start(&[]);
+    let doc = get(&server, "/openapi.json").json();
+    let paths = doc["paths"].as_object().unwrap();
+    for path in [
+        EXECUTE,
+        STREAM,
+        TOOL,
+        "/v1/tools",
+        "/openapi.json",
+        "/metrics",
+        "/livez",
+        "/healthz",
+        "/readyz",
+    ] {
+        assert!(paths.contains_key(path), "{path} missing");
+    }
+    // Every documented GET answers as documented, not 404.
+    for (path, ops) in paths {
+        if let Some(op) = ops.get("get") {
+            let r = get(&server, path);
+            assert!(
+                op["responses"].get(r.status.to_string()).is_some(),
+                "{path}: {}",
+                r.status
+            );
+        }
+    }
+    let stream = &doc["paths"][STREAM]["post"];
+    assert_eq!(stream["requestBody"]["required"], false);
+    let param = |name: &str| {
+        stream["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()["schema"]
+            .clone()
+    };
+    assert_eq!(param("max_match_bytes")["maximum"], 1024 * 1024);
+    assert_eq!(param("max_matches")["maximum"], u64::MAX);
+    // The maximum is the real bound: one more is refused, the maximum itself is not.
+    let q = |n: &str| format!("{STREAM}?start=a&end=b&max_match_bytes={n}");
+    assert_eq!(
+        request(&server, "POST", &q("1048577"), &[], b"").status,
+        400
+    );
+    assert_eq!(
+        request(&server, "POST", &q("1048576"), &[], b"").status,
+        200
+    );
+    // An absent body is an empty text.
+    let r = request(
+        &server,
+        "POST",
+        &format!("{STREAM}?start=a&end=b"),
+        &[],
+        b"",
+    );
+    assert_eq!(r.status, 200);
+    // Without tokens, no security is declared; with them, 401 and the scheme.
+    assert!(doc["components"].get("securitySchemes").is_none());
+    assert!(
+        doc["paths"][EXECUTE]["post"]["responses"]
+            .get("401")
+            .is_none()
+    );
+    let file = temp_file("tokens-doc", "doc-token\n");
+    let guarded = Server::start(&["--auth-token-file", file.to_str().unwrap()]);
+    let doc = with_token(&guarded, "GET", "/openapi.json", "doc-token", b"").json();
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
+    assert!(
+        doc["paths"][EXECUTE]["post"]["responses"]
+            .get("401")
+            .is_some()
+    );
+    assert_eq!(
+        doc["paths"]["/readyz"]["get"]["security"],
+        serde_json::json!([])
+    );
+}
