@@ -1,5 +1,5 @@
 //! What a request may hold: a processing slot, a stream slot, and bytes of the memory
-//! budget; the state the handlers share; and the request id every answer carries.
+//! budget; and the state the handlers share.
 //!
 //! Slots are taken only for work, never for waiting on a client: an execute request takes
 //! its slot once its body has arrived, so clients that trickle bodies cannot starve others
@@ -11,15 +11,13 @@ use super::ServeArgs;
 use super::auth::Auth;
 use super::metrics::{Metrics, Usage};
 use super::routes::error_response;
-use crate::request::{self, MAX_REQUEST_BYTES};
+use crate::request::MAX_REQUEST_BYTES;
 use axum::body::{Body, Bytes};
-use axum::extract::State;
-use axum::http::{HeaderValue, Request, StatusCode, Version, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tracing::Instrument;
 
 /// What the handlers share.
 #[derive(Clone)]
@@ -34,7 +32,7 @@ pub(super) struct AppState {
     /// True from the moment shutdown begins: `/readyz` answers 503 and every HTTP/1
     /// answer closes its connection.
     pub(super) draining: Arc<AtomicBool>,
-    request_ids: Arc<AtomicU64>,
+    pub(super) request_ids: Arc<AtomicU64>,
     pub(super) metrics: Arc<Metrics>,
     /// The accepted bearer tokens; `None` when authentication is off.
     pub(super) auth: Option<Arc<Auth>>,
@@ -143,37 +141,4 @@ fn budget_bytes(args: &ServeArgs) -> usize {
     args.max_memory_mib
         .saturating_mul(1024 * 1024)
         .clamp(MAX_REQUEST_BYTES, Semaphore::MAX_PERMITS)
-}
-
-/// Every request: an id in `x-request-id` and in the span of every log line it causes, a
-/// debug log line, and, while draining, `Connection: close` on HTTP/1 answers so keep-alive
-/// clients move to another instance.
-pub(super) async fn tag(
-    State(state): State<AppState>,
-    req: Request<Body>,
-    next: axum::middleware::Next,
-) -> Response {
-    let id = state.request_ids.fetch_add(1, Ordering::Relaxed);
-    let http1 = req.version() <= Version::HTTP_11;
-    // Build the log fields only when they will be written: this runs on every request.
-    let logged = tracing::enabled!(tracing::Level::DEBUG)
-        .then(|| (req.method().clone(), req.uri().path().to_owned()));
-    let span = tracing::info_span!("request", id);
-    let mut response = next.run(req).instrument(span.clone()).await;
-    if let Some((method, path)) = logged {
-        let _entered = span.enter();
-        tracing::debug!(%method, path, status = response.status().as_u16(), "answered");
-    }
-    let mut digits = String::with_capacity(20);
-    request::push_u64(&mut digits, id);
-    if let Ok(v) = HeaderValue::from_str(&digits) {
-        response.headers_mut().insert("x-request-id", v);
-    }
-    // HTTP/2 has no such header: its connections get GOAWAY when the drain ends.
-    if http1 && state.draining.load(Ordering::Relaxed) {
-        response
-            .headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    }
-    response
 }

@@ -12,7 +12,6 @@ use super::admission::AppState;
 use super::routes::{self, json_response};
 use crate::request::error_body;
 use axum::body::Body;
-use axum::extract::State;
 use axum::http::{HeaderValue, Request, StatusCode, header};
 use axum::response::Response;
 use sha2::{Digest, Sha256};
@@ -172,24 +171,18 @@ fn bearer(value: &HeaderValue) -> Option<&[u8]> {
     (!token.is_empty()).then_some(token)
 }
 
-/// Lets a request through if it needs no token or carries an accepted one.
-pub(super) async fn authorize(
-    State(state): State<AppState>,
-    req: Request<Body>,
-    next: axum::middleware::Next,
-) -> Response {
-    let Some(auth) = &state.auth else {
-        return next.run(req).await;
-    };
+/// The 401 for a request that needs a token and carries no accepted one.
+pub(super) fn refuse_unauthorized(state: &AppState, req: &Request<Body>) -> Option<Response> {
+    let auth = state.auth.as_ref()?;
     if routes::PROBES.contains(&req.uri().path()) {
-        return next.run(req).await;
+        return None;
     }
     let presented = req.headers().get(header::AUTHORIZATION);
     if presented
         .and_then(bearer)
         .is_some_and(|token| auth.accepts(token))
     {
-        return next.run(req).await;
+        return None;
     }
     let (message, challenge) = if presented.is_some() {
         (
@@ -210,7 +203,7 @@ pub(super) async fn authorize(
         header::WWW_AUTHENTICATE,
         HeaderValue::from_static(challenge),
     );
-    response
+    Some(response)
 }
 
 #[cfg(test)]

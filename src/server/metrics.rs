@@ -9,11 +9,9 @@
 //! `extract_between_rejected_total{reason}`, the slots and memory budget in use, and the
 //! process's memory, CPU and open files read from `/proc` at each scrape.
 
-use super::admission::AppState;
 use axum::body::Body;
-use axum::extract::{MatchedPath, State};
+use axum::extract::MatchedPath;
 use axum::http::{Method, Request, StatusCode};
-use axum::response::Response;
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
 use prometheus_client::metrics::counter::{ConstCounter, Counter};
@@ -339,52 +337,57 @@ fn rejection(route: &str, status: StatusCode) -> Option<Rejection> {
     }
 }
 
-/// Counts every routed request: its answer's status and how long it took.
-pub(super) async fn record(
-    State(state): State<AppState>,
-    req: Request<Body>,
-    next: axum::middleware::Next,
-) -> Response {
-    let metrics = &state.metrics;
-    let route = route_label(&req);
-    let method = method_label(req.method());
-    let began = Instant::now();
-    let response = {
-        // Decremented on drop too: a client that goes away mid-request ends the future.
-        let _in_flight = InFlight::enter(&metrics.in_flight);
-        next.run(req).await
-    };
-    let status = response.status();
-    metrics
-        .durations
-        .get_or_create(&RouteLabels { route })
-        .observe(began.elapsed().as_secs_f64());
-    metrics
-        .requests
-        .get_or_create(&RequestLabels {
+/// A request being counted: its labels, when it began, and its place in the in-flight
+/// gauge (given back on drop too: a client that goes away mid-request ends the future).
+pub(super) struct Observation<'a> {
+    metrics: &'a Metrics,
+    route: &'static str,
+    method: &'static str,
+    began: Instant,
+}
+
+impl Metrics {
+    /// Starts counting `req`.
+    pub(super) fn observe(&self, req: &Request<Body>) -> Observation<'_> {
+        self.in_flight.inc();
+        Observation {
+            metrics: self,
+            route: route_label(req),
+            method: method_label(req.method()),
+            began: Instant::now(),
+        }
+    }
+}
+
+impl Observation<'_> {
+    /// Counts the answer's status and how long it took.
+    pub(super) fn answered(self, status: StatusCode) {
+        let Observation {
+            metrics,
             route,
             method,
-            status: status.as_u16(),
-        })
-        .inc();
-    if let Some(why) = rejection(route, status) {
-        metrics.reject(why);
+            began,
+        } = self;
+        metrics
+            .durations
+            .get_or_create(&RouteLabels { route })
+            .observe(began.elapsed().as_secs_f64());
+        metrics
+            .requests
+            .get_or_create(&RequestLabels {
+                route,
+                method,
+                status: status.as_u16(),
+            })
+            .inc();
+        if let Some(why) = rejection(route, status) {
+            metrics.reject(why);
+        }
     }
-    response
 }
 
-/// A request counted in the in-flight gauge while this lives.
-struct InFlight<'a>(&'a Gauge);
-
-impl<'a> InFlight<'a> {
-    fn enter(gauge: &'a Gauge) -> Self {
-        gauge.inc();
-        InFlight(gauge)
-    }
-}
-
-impl Drop for InFlight<'_> {
+impl Drop for Observation<'_> {
     fn drop(&mut self) {
-        self.0.dec();
+        self.metrics.in_flight.dec();
     }
 }

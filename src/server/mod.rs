@@ -36,6 +36,7 @@ mod admission;
 mod auth;
 mod config;
 mod conn;
+mod edge;
 mod execute;
 mod io;
 mod metrics;

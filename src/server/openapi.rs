@@ -36,7 +36,7 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
         map.insert("414".into(), err("uri_too_long: the target is over 32 KiB"));
         map.insert(
             "431".into(),
-            err("header_fields_too_large: over 100 header fields or 16 KiB of them"),
+            err("headers_too_large: over 100 header fields or 16 KiB of them"),
         );
         map.insert(
             "501".into(),

@@ -20,17 +20,17 @@ pub(super) const MAX_HEADER_FIELDS: usize = 100;
 /// The largest header section accepted (names and values).
 pub(super) const MAX_HEADER_BYTES: usize = 16 * 1024;
 
-/// Middleware: refuses what no route can serve, before any handler reads the body.
-pub(super) async fn check_framing(req: Request<Body>, next: axum::middleware::Next) -> Response {
+/// The refusal of what no route can serve, before any handler reads the body.
+pub(super) fn refuse_framing(req: &Request<Body>) -> Option<Response> {
     let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
     if target > MAX_TARGET_BYTES {
-        return closing(error_response(
+        return Some(closing(error_response(
             StatusCode::URI_TOO_LONG,
             "uri_too_long",
             &format!(
                 "the request target is {target} bytes; at most {MAX_TARGET_BYTES} are accepted"
             ),
-        ));
+        )));
     }
     let headers = req.headers();
     let size: usize = headers
@@ -38,25 +38,25 @@ pub(super) async fn check_framing(req: Request<Body>, next: axum::middleware::Ne
         .map(|(k, v)| k.as_str().len() + v.len())
         .sum();
     if headers.len() > MAX_HEADER_FIELDS || size > MAX_HEADER_BYTES {
-        return closing(error_response(
+        return Some(closing(error_response(
             StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             "headers_too_large",
             &format!(
                 "{} header fields of {size} bytes; at most {MAX_HEADER_FIELDS} fields of {MAX_HEADER_BYTES} bytes are accepted",
                 headers.len()
             ),
-        ));
+        )));
     }
     if let Some(coding) = unsupported_transfer_coding(headers) {
-        return closing(error_response(
+        return Some(closing(error_response(
             StatusCode::NOT_IMPLEMENTED,
             "unsupported_transfer_coding",
             &format!(
                 "Transfer-Encoding {coding:?} is not supported: send the body with Content-Length or Transfer-Encoding: chunked alone"
             ),
-        ));
+        )));
     }
-    next.run(req).await
+    None
 }
 
 /// The first transfer coding that is not `chunked`. hyper frames a body whose last coding is

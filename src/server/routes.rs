@@ -1,8 +1,8 @@
 //! The router: which handler answers which route, the small handlers (card, tool list,
 //! OpenAPI, probes), and the JSON answers every handler shares.
 
-use super::admission::{self, AppState};
-use super::{EXECUTE_PATH, STREAM_PATH, TOOL_PATH, auth, execute, metrics, protocol, upload};
+use super::admission::AppState;
+use super::{EXECUTE_PATH, STREAM_PATH, TOOL_PATH, edge, execute, upload};
 use crate::card::{CARD_JSON, TOOL_ID, TOOL_VERSION};
 use crate::request::error_body;
 use axum::Router;
@@ -29,10 +29,9 @@ pub(super) const ROUTES: [&str; 9] = [
     READYZ,
 ];
 
-/// The routes with their layers, outermost first: the request id (and `Connection: close`
-/// while draining), the metrics, authentication, the framing checks. The probes sit
-/// outside every admission limit and need no token, so they answer while each tool slot
-/// is taken.
+/// The routes, behind [`edge::edge`] (request id, metrics, authentication, framing). The
+/// probes sit outside every admission limit and need no token, so they answer while each
+/// tool slot is taken.
 pub(super) fn router(state: AppState) -> Router {
     Router::new()
         .route(EXECUTE_PATH, post(execute::execute))
@@ -50,16 +49,7 @@ pub(super) fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state.clone())
-        .layer(axum::middleware::from_fn(protocol::check_framing))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            auth::authorize,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            metrics::record,
-        ))
-        .layer(axum::middleware::from_fn_with_state(state, admission::tag))
+        .layer(axum::middleware::from_fn_with_state(state, edge::edge))
 }
 
 /// A JSON answer with its status.
