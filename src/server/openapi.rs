@@ -33,10 +33,15 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
     // What any route can answer: refused framings, and the token check where it applies.
     let common = |mut responses: Value, guarded: bool| {
         let map = responses.as_object_mut().expect("responses are an object");
-        map.insert("414".into(), err("uri_too_long: the target is over 32 KiB"));
+        // No content declared: past hyper's own limits (a 64 KiB target or head) the answer
+        // comes from hyper, with an empty body; below them it is the error envelope.
+        map.insert(
+            "414".into(),
+            json!({"description": "uri_too_long: the target is over 32 KiB (the error envelope; over 64 KiB, an empty body)"}),
+        );
         map.insert(
             "431".into(),
-            err("headers_too_large: over 100 header fields or 16 KiB of them"),
+            json!({"description": "headers_too_large: over 100 header fields or 16 KiB of them (the error envelope; a head over 64 KiB, an empty body)"}),
         );
         map.insert(
             "501".into(),
