@@ -183,10 +183,10 @@ async fn connection(
 /// `TimedOut`), somewhere in the error's chain.
 fn stalled(mut e: &(dyn std::error::Error + 'static)) -> bool {
     loop {
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            if io.kind() == std::io::ErrorKind::TimedOut {
-                return true;
-            }
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
         }
         match e.source() {
             Some(next) => e = next,
