@@ -34,6 +34,8 @@ pub mod codec;
 mod collect;
 mod extract;
 mod markers;
+#[cfg(feature = "json")]
+pub mod mcp;
 #[doc(hidden)]
 pub mod reference;
 #[cfg(feature = "json")]

@@ -69,6 +69,9 @@ enum Command {
     },
     /// Print the tool card.
     Card,
+    /// Serve the tool to an MCP client on stdin/stdout (JSON-RPC, a message a line);
+    /// exits when stdin closes.
+    Mcp,
     /// Run the HTTP service.
     #[cfg(feature = "server")]
     Serve(crate::server::ServeArgs),
@@ -144,6 +147,7 @@ pub fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(()) => ExitCode::from(2),
         },
+        Some(Command::Mcp) => mcp(),
         #[cfg(feature = "server")]
         Some(Command::Serve(args)) => crate::server::main(args),
         None => stream(cli.stream),
@@ -575,5 +579,19 @@ impl indicatif::TermLike for PlainLines {
     }
     fn flush(&self) -> io::Result<()> {
         io::stderr().flush()
+    }
+}
+
+/// `extract-between mcp`: MCP over stdio until stdin closes (exit 0); a failed read or
+/// write is exit 2 with a message.
+fn mcp() -> ExitCode {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    match crate::mcp::serve_stdio(stdin.lock(), stdout.lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("extract-between: mcp: {e}");
+            ExitCode::from(2)
+        }
     }
 }

@@ -73,6 +73,16 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     pub auth_token: Option<Secret>,
+    /// Origins (as `https://app.example`) that may use `/mcp` from a browser, beside the
+    /// loopback ones; repeat or separate with commas; `*` allows any. A request with
+    /// another `Origin` gets 403.
+    #[arg(
+        long,
+        env = "EXTRACT_BETWEEN_ALLOW_ORIGIN",
+        value_name = "ORIGIN",
+        value_delimiter = ','
+    )]
+    pub allow_origin: Vec<String>,
     /// Log lines as text, or as JSON objects (one a line, with the request id).
     #[arg(
         long,
@@ -100,6 +110,7 @@ impl Default for ServeArgs {
             shutdown_timeout: 25,
             auth_token_file: None,
             auth_token: None,
+            allow_origin: Vec::new(),
             log_format: LogFormat::Text,
         }
     }

@@ -23,44 +23,9 @@ pub(super) async fn execute(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    if let Some(refused) = unsupported_encoding(&headers) {
-        return refused;
-    }
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
-        return json_response(StatusCode::PAYLOAD_TOO_LARGE, payload_too_large_body());
-    }
-    let timeout = Duration::from_secs(state.args.body_timeout.max(1));
-    let read = read_limited(body, declared, &state);
-    let (bytes, permits) = match tokio::time::timeout(timeout, read).await {
-        Err(_) => {
-            return error_response(
-                StatusCode::REQUEST_TIMEOUT,
-                "request_timeout",
-                &format!(
-                    "the request body did not arrive within {} s",
-                    timeout.as_secs()
-                ),
-            );
-        }
-        Ok(Err(BodyRead::TooLarge)) => {
-            return json_response(StatusCode::PAYLOAD_TOO_LARGE, payload_too_large_body());
-        }
-        Ok(Err(BodyRead::OverBudget)) => {
-            return Overloaded("too many request bodies held at once; retry shortly")
-                .into_response();
-        }
-        Ok(Err(BodyRead::Failed(e))) => {
-            return error_response(
-                StatusCode::BAD_REQUEST,
-                "invalid_input",
-                &format!("could not read the request body: {e}"),
-            );
-        }
-        Ok(Ok(read)) => read,
+    let (bytes, permits) = match read_body(&state, &headers, body).await {
+        Ok(read) => read,
+        Err(refused) => return refused,
     };
     let _slot = match state.run_slot() {
         Ok(slot) => slot,
@@ -79,6 +44,53 @@ pub(super) async fn execute(
     match state.budgeted_body(reply.body) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Err(refused) => refused.into_response(),
+    }
+}
+
+/// A JSON body of at most [`MAX_REQUEST_BYTES`] within `--body-timeout`, and the budget it
+/// holds; or the refusal to answer (413, 408, 415, 503, 400).
+pub(super) async fn read_body(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<(Vec<u8>, Option<OwnedSemaphorePermit>), Response> {
+    if let Some(refused) = unsupported_encoding(headers) {
+        return Err(refused);
+    }
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
+        return Err(json_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            payload_too_large_body(),
+        ));
+    }
+    let timeout = Duration::from_secs(state.args.body_timeout.max(1));
+    let read = read_limited(body, declared, state);
+    match tokio::time::timeout(timeout, read).await {
+        Err(_) => Err(error_response(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            &format!(
+                "the request body did not arrive within {} s",
+                timeout.as_secs()
+            ),
+        )),
+        Ok(Err(BodyRead::TooLarge)) => Err(json_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            payload_too_large_body(),
+        )),
+        Ok(Err(BodyRead::OverBudget)) => {
+            Err(Overloaded("too many request bodies held at once; retry shortly").into_response())
+        }
+        Ok(Err(BodyRead::Failed(e))) => Err(error_response(
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            &format!("could not read the request body: {e}"),
+        )),
+        Ok(Ok(read)) => Ok(read),
     }
 }
 

@@ -39,6 +39,7 @@ mod conn;
 mod edge;
 mod execute;
 mod io;
+mod mcp;
 mod metrics;
 mod openapi;
 mod protocol;

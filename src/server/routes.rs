@@ -2,7 +2,7 @@
 //! OpenAPI, probes), and the JSON answers every handler shares.
 
 use super::admission::AppState;
-use super::{EXECUTE_PATH, STREAM_PATH, TOOL_PATH, edge, execute, upload};
+use super::{EXECUTE_PATH, STREAM_PATH, TOOL_PATH, edge, execute, mcp, upload};
 use crate::card::{CARD_JSON, TOOL_ID, TOOL_VERSION};
 use crate::request::error_body;
 use axum::Router;
@@ -17,13 +17,15 @@ pub(super) const READYZ: &str = "/readyz";
 /// The probes: no token needed, no slot taken.
 pub(super) const PROBES: [&str; 3] = ["/livez", "/healthz", READYZ];
 /// Every route template, as the metrics label them.
-pub(super) const ROUTES: [&str; 9] = [
+pub(super) const MCP_PATH: &str = "/mcp";
+pub(super) const ROUTES: [&str; 10] = [
     EXECUTE_PATH,
     STREAM_PATH,
     TOOL_PATH,
     "/v1/tools",
     "/openapi.json",
     "/metrics",
+    MCP_PATH,
     PROBES[0],
     PROBES[1],
     READYZ,
@@ -43,6 +45,7 @@ pub(super) fn router(state: AppState) -> Router {
         .route("/v1/tools", get(tools))
         .route("/openapi.json", get(openapi_json))
         .route("/metrics", get(metrics_text))
+        .route(MCP_PATH, post(mcp::post).get(mcp::other).delete(mcp::other))
         .route(PROBES[0], get(livez))
         .route(PROBES[1], get(livez))
         .route(READYZ, get(readyz))

@@ -1,0 +1,140 @@
+//! The Streamable HTTP binding's checks: the `Origin` header (against DNS rebinding), and
+//! the MCP request headers handed to the dispatcher (`Mcp-Name` decoded from its base64
+//! form). The route itself, with the service's limits, is `server::mcp`.
+
+use super::dispatch::{self, Answer, HttpHeaders, Session, Transport};
+use super::rpc::{self, RpcError, code};
+use axum::http::HeaderMap;
+use base64::Engine;
+
+/// Whether a request's `Origin` may use the endpoint: absent (not a browser), a loopback
+/// origin (`localhost`, `127.0.0.0/8`, `[::1]`, any scheme and port), or one of `allowed`
+/// (exact, case-insensitive; `*` allows every origin).
+pub(crate) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(axum::http::header::ORIGIN) else {
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    if allowed
+        .iter()
+        .any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
+    {
+        return true;
+    }
+    let Some((_scheme, rest)) = origin.split_once("://") else {
+        return false;
+    };
+    let host = if let Some(v6) = rest.strip_prefix('[') {
+        v6.split(']').next().unwrap_or_default()
+    } else {
+        rest.split(':').next().unwrap_or_default()
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The body of a 403 for a foreign origin: a JSON-RPC error without an id.
+pub(crate) fn forbidden_origin() -> String {
+    rpc::error(
+        None,
+        &RpcError::new(
+            code::INVALID_REQUEST,
+            "this Origin may not use the MCP endpoint (serve --allow-origin adds origins)",
+        ),
+    )
+}
+
+/// Answers one POSTed message.
+pub(crate) fn handle(headers: &HeaderMap, body: &[u8]) -> Answer {
+    let text = |name: &str| {
+        headers
+            .get(name)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+    };
+    let name = match text("mcp-name") {
+        Some(v) => match decode_sentinel(&v) {
+            Some(decoded) => Some(decoded),
+            None => {
+                let e = RpcError::new(
+                    code::HEADER_MISMATCH,
+                    "the Mcp-Name header's =?base64?…?= value is not base64 of UTF-8",
+                );
+                return Answer {
+                    body: Some(rpc::error(None, &e)),
+                    http_status: 400,
+                };
+            }
+        },
+        None => None,
+    };
+    let headers = HttpHeaders {
+        protocol_version: text("mcp-protocol-version"),
+        method: text("mcp-method"),
+        name,
+    };
+    // No sessions over HTTP: every request stands alone.
+    dispatch::handle(&mut Session::default(), body, Transport::Http(&headers))
+}
+
+/// A header value in the `=?base64?…?=` form decoded; other values as they are.
+fn decode_sentinel(value: &str) -> Option<String> {
+    match value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    {
+        Some(encoded) => base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok()),
+        None => Some(value.to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn loopback_origins_pass_and_others_need_allowing() {
+        let check = |origin: &str, allowed: &[String]| {
+            let mut h = HeaderMap::new();
+            h.insert("origin", HeaderValue::from_str(origin).unwrap());
+            origin_allowed(&h, allowed)
+        };
+        for ok in [
+            "http://localhost:3000",
+            "https://127.0.0.1",
+            "http://[::1]:8080",
+            "http://127.1.2.3",
+        ] {
+            assert!(check(ok, &[]), "{ok}");
+        }
+        for bad in [
+            "https://evil.example",
+            "null",
+            "http://localhost.evil.example",
+        ] {
+            assert!(!check(bad, &[]), "{bad}");
+        }
+        assert!(check(
+            "https://app.example",
+            &["https://app.example".into()]
+        ));
+        assert!(origin_allowed(&HeaderMap::new(), &[]));
+    }
+
+    #[test]
+    fn base64_sentinel_decodes() {
+        assert_eq!(
+            decode_sentinel("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(),
+            "Hello, 世界"
+        );
+        assert_eq!(decode_sentinel("plain").unwrap(), "plain");
+        assert!(decode_sentinel("=?base64?*?=").is_none());
+    }
+}

@@ -1,0 +1,66 @@
+//! `/mcp`: the MCP Streamable HTTP endpoint, under the service's limits. The `Origin`
+//! check comes first (a foreign origin gets 403), then the body as the execute route reads
+//! it (size, `--body-timeout`, the memory budget), a run slot, and [`crate::mcp`]'s answer.
+//! Tokens are checked by the edge like every other route's.
+
+use super::admission::AppState;
+use super::execute::read_body;
+use crate::mcp::http as mcp_http;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+pub(super) async fn post(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    if !mcp_http::origin_allowed(&headers, &state.args.allow_origin) {
+        return (
+            StatusCode::FORBIDDEN,
+            [(header::CONTENT_TYPE, "application/json")],
+            mcp_http::forbidden_origin(),
+        )
+            .into_response();
+    }
+    let (bytes, permits) = match read_body(&state, &headers, body).await {
+        Ok(read) => read,
+        Err(refused) => return refused,
+    };
+    let _slot = match state.run_slot() {
+        Ok(slot) => slot,
+        Err(refused) => return refused.into_response(),
+    };
+    let answer = mcp_http::handle(&headers, &bytes);
+    drop((bytes, permits));
+    let status = StatusCode::from_u16(answer.http_status).unwrap_or(StatusCode::OK);
+    let Some(text) = answer.body else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    match state.budgeted_body(text) {
+        Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(refused) => refused.into_response(),
+    }
+}
+
+/// GET (no server-initiated stream is offered) and DELETE (no sessions): 405.
+pub(super) async fn other(headers: HeaderMap, State(state): State<AppState>) -> Response {
+    if !mcp_http::origin_allowed(&headers, &state.args.allow_origin) {
+        return (
+            StatusCode::FORBIDDEN,
+            [(header::CONTENT_TYPE, "application/json")],
+            mcp_http::forbidden_origin(),
+        )
+            .into_response();
+    }
+    let mut response = super::routes::error_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "the MCP endpoint takes POST only: no server-initiated stream, no sessions",
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST"));
+    response
+}
