@@ -28,7 +28,9 @@ pub mod code {
 #[derive(Debug, Deserialize)]
 pub(crate) struct Envelope<'a> {
     pub(crate) jsonrpc: Option<&'a str>,
-    #[serde(borrow)]
+    /// `Some` whenever the member is there, `null` included (an invalid id, not a
+    /// notification).
+    #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) id: Option<&'a RawValue>,
     pub(crate) method: Option<String>,
     #[serde(borrow)]
@@ -37,6 +39,10 @@ pub(crate) struct Envelope<'a> {
     pub(crate) result: Option<&'a RawValue>,
     #[serde(borrow)]
     pub(crate) error: Option<&'a RawValue>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
 }
 
 /// What a message is.
