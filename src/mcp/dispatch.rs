@@ -84,14 +84,16 @@ impl Answer {
     }
 }
 
+/// The parameters any method here reads; each, when there, must have its type.
 #[derive(Debug, Default, Deserialize)]
 struct Params<'a> {
-    #[serde(rename = "_meta")]
+    #[serde(rename = "_meta", default, deserialize_with = "rpc::present")]
     meta: Option<serde_json::Map<String, Value>>,
+    #[serde(default, deserialize_with = "rpc::present")]
     name: Option<String>,
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,
-    #[serde(rename = "protocolVersion")]
+    #[serde(rename = "protocolVersion", default, deserialize_with = "rpc::present")]
     protocol_version: Option<String>,
 }
 
@@ -133,7 +135,18 @@ pub fn tool_definition() -> Value {
 pub(crate) fn handle(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
     let (id, method, params) = match rpc::parse(bytes) {
         Ok(Message::Request { id, method, params }) => (id, method, params),
-        Ok(Message::Notification | Message::Response) => return Answer::none(),
+        Ok(Message::Notification { params }) => {
+            // Accepted only with well-formed parameters, else refused (HTTP 400).
+            return match params.map(|p| serde_json::from_str::<Params<'_>>(p.get())) {
+                Some(Err(e)) => Answer::error(
+                    None,
+                    &RpcError::new(code::INVALID_PARAMS, format!("params: {e}")),
+                    400,
+                ),
+                _ => Answer::none(),
+            };
+        }
+        Ok(Message::Response) => return Answer::none(),
         Err((id, e)) => return Answer::error(id, &e, 400),
     };
     let params: Params<'_> = match params.map(|p| serde_json::from_str(p.get())) {

@@ -33,7 +33,7 @@ pub(crate) struct Envelope<'a> {
     #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) id: Option<&'a RawValue>,
     pub(crate) method: Option<String>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) params: Option<&'a RawValue>,
     #[serde(borrow)]
     pub(crate) result: Option<&'a RawValue>,
@@ -41,8 +41,14 @@ pub(crate) struct Envelope<'a> {
     pub(crate) error: Option<&'a RawValue>,
 }
 
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue>::deserialize(d).map(Some)
+/// A member that, when there, must hold its type: `null` is not "absent" (with
+/// `#[serde(default)]` for the absent case).
+pub(crate) fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
 }
 
 /// What a message is.
@@ -55,7 +61,7 @@ pub(crate) enum Message<'a> {
         params: Option<&'a RawValue>,
     },
     /// A notification: it gets none.
-    Notification,
+    Notification { params: Option<&'a RawValue> },
     /// A response or error from the client (to nothing we asked): ignored.
     Response,
 }
@@ -111,11 +117,15 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Message<'_>, (Option<&RawValue>, Rpc
         return invalid(env.id, "jsonrpc must be \"2.0\"");
     }
     if let Some(id) = env.id {
-        // MCP: an id is a string or an integer, never null.
-        let first = id.get().as_bytes().first().copied();
-        let ok = match first {
+        // MCP: an id is a string or an integer (no fraction, no exponent), never null.
+        let raw = id.get().as_bytes();
+        let ok = match raw.first() {
             Some(b'"') => true,
-            Some(b'-' | b'0'..=b'9') => serde_json::from_str::<i64>(id.get()).is_ok(),
+            Some(b'-' | b'0'..=b'9') => raw
+                .strip_prefix(b"-")
+                .unwrap_or(raw)
+                .iter()
+                .all(u8::is_ascii_digit),
             _ => false,
         };
         if !ok {
@@ -128,7 +138,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Message<'_>, (Option<&RawValue>, Rpc
             method,
             params: env.params,
         }),
-        (None, Some(_), _) => Ok(Message::Notification),
+        (None, Some(_), _) => Ok(Message::Notification { params: env.params }),
         (Some(_), None, Some(_)) => Ok(Message::Response),
         (id, None, _) => invalid(id, "a request needs a method"),
     }

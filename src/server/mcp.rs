@@ -1,14 +1,15 @@
 //! `/mcp`: the MCP Streamable HTTP endpoint, under the service's limits. The `Origin`
 //! check comes first (a foreign origin gets 403), then the body as the execute route reads
 //! it (size, `--body-timeout`, the memory budget), a run slot, and [`crate::mcp`]'s answer.
-//! Tokens are checked by the edge like every other route's.
+//! Tokens are checked by the edge like every other route's. GET (no server-initiated
+//! stream) and DELETE (no sessions) get the router's 405, with `Allow: POST`.
 
 use super::admission::AppState;
 use super::execute::read_body;
 use crate::mcp::http as mcp_http;
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 pub(super) async fn post(
@@ -42,25 +43,4 @@ pub(super) async fn post(
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Err(refused) => refused.into_response(),
     }
-}
-
-/// GET (no server-initiated stream is offered) and DELETE (no sessions): 405.
-pub(super) async fn other(headers: HeaderMap, State(state): State<AppState>) -> Response {
-    if !mcp_http::origin_allowed(&headers, &state.args.allow_origin) {
-        return (
-            StatusCode::FORBIDDEN,
-            [(header::CONTENT_TYPE, "application/json")],
-            mcp_http::forbidden_origin(),
-        )
-            .into_response();
-    }
-    let mut response = super::routes::error_response(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        "the MCP endpoint takes POST only: no server-initiated stream, no sessions",
-    );
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("POST"));
-    response
 }

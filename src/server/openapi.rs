@@ -99,6 +99,35 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
     let mut components = json!({"schemas": {
         "Input": card["input_schema"],
         "Output": card["output_schema"],
+        "JsonRpcMessage": {
+            "type": "object",
+            "required": ["jsonrpc", "method"],
+            "properties": {
+                "jsonrpc": {"const": "2.0"},
+                "id": {"type": ["string", "integer"]},
+                "method": {"type": "string"},
+                "params": {
+                    "type": "object",
+                    "properties": {
+                        "_meta": {"type": "object"},
+                        "name": {"type": "string"},
+                        "protocolVersion": {"type": "string"},
+                        "arguments": {}
+                    }
+                }
+            }
+        },
+        "JsonRpcResponse": {
+            "type": "object",
+            "required": ["jsonrpc"],
+            "properties": {
+                "jsonrpc": {"const": "2.0"},
+                "id": {"type": ["string", "integer", "null"]},
+                "result": {"type": "object"},
+                "error": {"type": "object", "required": ["code", "message"],
+                          "properties": {"code": {"type": "integer"}, "message": {"type": "string"}}}
+            }
+        },
         "Error": {
             "type": "object",
             "required": ["error"],
@@ -143,6 +172,29 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
             "/openapi.json": get("openapi", "This document", json_ok("This document", object.clone()), true),
             "/metrics": get("metrics", "Prometheus metrics", json!({"description": "The Prometheus text format",
                 "content": {"text/plain": {"schema": {"type": "string"}}}}), true),
+            "/mcp": {
+                "post": {
+                    "operationId": "mcp",
+                    "summary": "MCP Streamable HTTP: one JSON-RPC message a POST (protocol 2026-07-28 with MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; 2025-11-25 and earlier after initialize)",
+                    "security": security(true),
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcMessage"}}}},
+                    "responses": common(json!({
+                        "200": {"description": "A JSON-RPC response (a result, or an error such as an unknown tool)",
+                                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcResponse"}}}},
+                        "202": {"description": "A notification, accepted"},
+                        "400": {"description": "Not JSON, not JSON-RPC, a header that does not match the body (-32020), an unsupported protocol version (-32022), missing _meta fields (-32602)",
+                                "content": {"application/json": {"schema": {"type": "object"}}}},
+                        "403": {"description": "A foreign Origin (serve --allow-origin adds origins)",
+                                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcResponse"}}}},
+                        "404": {"description": "Method not found (-32601), protocol 2026-07-28",
+                                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcResponse"}}}},
+                        "408": err("request_timeout: the body did not arrive within --body-timeout"),
+                        "413": err("payload_too_large: a body over 4 MiB"),
+                        "415": err("unsupported_encoding: a compressed body"),
+                        "503": err("overloaded: no slot or no room in the memory budget; retry")
+                    }), true)
+                }
+            },
             "/livez": get("livez", "The process runs", json_ok("The process runs", object.clone()), false),
             "/healthz": get("healthz", "Alias of /livez", json_ok("The process runs", object.clone()), false),
             "/readyz": {"get": {

@@ -45,7 +45,7 @@ pub(super) fn router(state: AppState) -> Router {
         .route("/v1/tools", get(tools))
         .route("/openapi.json", get(openapi_json))
         .route("/metrics", get(metrics_text))
-        .route(MCP_PATH, post(mcp::post).get(mcp::other).delete(mcp::other))
+        .route(MCP_PATH, post(mcp::post))
         .route(PROBES[0], get(livez))
         .route(PROBES[1], get(livez))
         .route(READYZ, get(readyz))
