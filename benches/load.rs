@@ -3,8 +3,12 @@
 //! client (hyper). In the same run, the same load against a baseline: a trivial axum JSON
 //! echo server, also its own process (this program re-run with `--echo-server`).
 //!
+//! The same texts also go as MCP `tools/call` requests (protocol 2026-07-28) to the
+//! service's `/mcp`, from 64 concurrent clients, and are compared with its execute URL.
+//!
 //! `cargo build --release && cargo bench --bench load` prints requests/s, p50/p99 latency,
-//! errors and each server's peak RSS, and the ratio of the service to the baseline.
+//! errors and each server's peak RSS, the ratio of the service to the baseline, and of MCP
+//! to execute.
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -69,7 +73,15 @@ struct Outcome {
     errors: usize,
 }
 
-async fn load(url: String, body: Bytes) -> Outcome {
+/// What a request sends: its body, extra headers, and a piece every good answer holds.
+#[derive(Clone)]
+struct Shot {
+    body: Bytes,
+    headers: &'static [(&'static str, &'static str)],
+    expect: &'static str,
+}
+
+async fn load(url: String, shot: Shot) -> Outcome {
     let client: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new())
         .pool_max_idle_per_host(CONCURRENCY)
         .build_http();
@@ -78,25 +90,34 @@ async fn load(url: String, body: Bytes) -> Outcome {
     let started = Instant::now();
     let mut tasks = Vec::new();
     for _ in 0..CONCURRENCY {
-        let (client, url, body, next, errors) = (
+        let (client, url, shot, next, errors) = (
             client.clone(),
             url.clone(),
-            body.clone(),
+            shot.clone(),
             next.clone(),
             errors.clone(),
         );
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
             while next.fetch_add(1, Ordering::Relaxed) < REQUESTS {
-                let req = hyper::Request::post(url.as_str())
-                    .header("content-type", "application/json")
-                    .body(Full::new(body.clone()))
-                    .unwrap();
+                let mut req =
+                    hyper::Request::post(url.as_str()).header("content-type", "application/json");
+                for (k, v) in shot.headers {
+                    req = req.header(*k, *v);
+                }
+                let req = req.body(Full::new(shot.body.clone())).unwrap();
                 let t = Instant::now();
                 let ok = match client.request(req).await {
                     Ok(resp) => {
                         let status = resp.status();
-                        resp.into_body().collect().await.is_ok() && status.is_success()
+                        match resp.into_body().collect().await {
+                            Ok(body) => {
+                                let body = body.to_bytes();
+                                status.is_success()
+                                    && memchr::memmem::find(&body, shot.expect.as_bytes()).is_some()
+                            }
+                            Err(_) => false,
+                        }
                     }
                     Err(_) => false,
                 };
@@ -171,11 +192,39 @@ fn main() {
         "{REQUESTS} requests at concurrency {CONCURRENCY} a round; median of {ROUNDS} alternating rounds (errors summed)"
     );
     println!(
-        "{:<24} {:>10} {:>10} {:>10} {:>7} {:>14}",
+        "{:<30} {:>10} {:>10} {:>10} {:>7} {:>14}",
         "server / body", "req/s", "p50 ms", "p99 ms", "errors", "peak RSS KiB"
     );
     let mut rates = Vec::new();
+    let mut mcp_rates = Vec::new();
     for (name, body) in [("small", &small), ("250KiB", &large)] {
+        let execute = Shot {
+            body: body.clone(),
+            headers: &[],
+            expect: "\"matches\"",
+        };
+        let echo = Shot {
+            body: body.clone(),
+            headers: &[],
+            expect: "",
+        };
+        // The same arguments as a 2026-07-28 tools/call, with the headers it requires.
+        let arguments: serde_json::Value = serde_json::from_slice(body).unwrap();
+        let mcp = Shot {
+            body: Bytes::from(
+                serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                    "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                              "io.modelcontextprotocol/clientCapabilities": {}},
+                    "name": "text-extract-between", "arguments": arguments}})
+                .to_string(),
+            ),
+            headers: &[
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "text-extract-between"),
+            ],
+            expect: "\"isError\":false",
+        };
         let ours = Proc::start(
             Command::new(&bin)
                 .args(["serve", "--listen", "127.0.0.1:0"])
@@ -183,28 +232,29 @@ fn main() {
         );
         let base = Proc::start(Command::new(&me).arg("--echo-server"));
         let servers = [
-            ("extract-between", &ours, EXECUTE),
-            ("axum echo", &base, "/echo"),
+            ("extract-between", &ours, EXECUTE, &execute),
+            ("axum echo", &base, "/echo", &echo),
+            ("extract-between MCP", &ours, "/mcp", &mcp),
         ];
         // A 10 000-request round lasts a fraction of a second and this 2-core machine is
-        // noisy: warm both servers up, then alternate ROUNDS rounds and keep the median.
-        for (_, proc_, path) in servers {
-            rt.block_on(load(format!("http://{}{path}", proc_.1), body.clone()));
+        // noisy: warm the servers up, then alternate ROUNDS rounds and keep the median.
+        for (_, proc_, path, shot) in servers {
+            rt.block_on(load(format!("http://{}{path}", proc_.1), shot.clone()));
         }
-        let mut rounds: [Vec<Outcome>; 2] = [Vec::new(), Vec::new()];
+        let mut rounds: [Vec<Outcome>; 3] = [Vec::new(), Vec::new(), Vec::new()];
         for _ in 0..ROUNDS {
-            for (i, (_, proc_, path)) in servers.iter().enumerate() {
+            for (i, (_, proc_, path, shot)) in servers.iter().enumerate() {
                 let url = format!("http://{}{path}", proc_.1);
-                rounds[i].push(rt.block_on(load(url, body.clone())));
+                rounds[i].push(rt.block_on(load(url, (*shot).clone())));
             }
         }
-        for (i, (label, proc_, _)) in servers.iter().enumerate() {
+        for (i, (label, proc_, _, _)) in servers.iter().enumerate() {
             let runs = &mut rounds[i];
             runs.sort_by(|a, b| a.rps.total_cmp(&b.rps));
             let errors: usize = runs.iter().map(|o| o.errors).sum();
             let out = &runs[runs.len() / 2];
             println!(
-                "{:<24} {:>10.0} {:>10.2} {:>10.2} {:>7} {:>14}",
+                "{:<30} {:>10.0} {:>10.2} {:>10.2} {:>7} {:>14}",
                 format!("{label} / {name}"),
                 out.rps,
                 out.p50.as_secs_f64() * 1e3,
@@ -212,12 +262,21 @@ fn main() {
                 errors,
                 proc_.peak_rss_kib()
             );
-            rates.push(out.rps);
+            if i == 2 {
+                mcp_rates.push(out.rps);
+            } else {
+                rates.push(out.rps);
+            }
         }
     }
     println!(
         "ratio to baseline: small {:.2}x, 250KiB {:.2}x",
         rates[0] / rates[1],
         rates[2] / rates[3]
+    );
+    println!(
+        "MCP tools/call to the execute URL (same process): small {:.2}x, 250KiB {:.2}x",
+        mcp_rates[0] / rates[0],
+        mcp_rates[1] / rates[2]
     );
 }

@@ -70,6 +70,11 @@ impl Answer {
     }
 
     fn ok(id: &RawValue, result: &Value) -> Answer {
+        Answer::ok_text(id, &result.to_string())
+    }
+
+    /// A result already written as JSON text.
+    fn ok_text(id: &RawValue, result: &str) -> Answer {
         Answer {
             body: Some(rpc::result(id, result)),
             http_status: 200,
@@ -238,6 +243,19 @@ fn modern_request(
         );
         return Answer::error(Some(id), &e, 400);
     }
+    if method == "tools/call" {
+        return match call_tool(params) {
+            Ok(mut result) => {
+                // The object's closing brace gives way to the modern fields.
+                result.pop();
+                result.push_str(",\"resultType\":\"complete\",\"_meta\":");
+                result.push_str(&json!({META_SERVER_INFO: server_info()}).to_string());
+                result.push('}');
+                Answer::ok_text(id, &result)
+            }
+            Err(e) => Answer::error(Some(id), &e, 200),
+        };
+    }
     let mut result = match method {
         "server/discover" => json!({
             "supportedVersions": supported_versions(),
@@ -251,10 +269,6 @@ fn modern_request(
             "ttlMs": CACHE_TTL_MS,
             "cacheScope": "public"
         }),
-        "tools/call" => match call_tool(params) {
-            Ok(result) => result,
-            Err(e) => return Answer::error(Some(id), &e, 200),
-        },
         _ => return method_not_found(id, method, 404),
     };
     result["resultType"] = json!("complete");
@@ -340,10 +354,12 @@ fn legacy_request(
     let result = match method {
         "ping" => json!({}),
         "tools/list" => json!({"tools": [tool_definition()]}),
-        "tools/call" => match call_tool(params) {
-            Ok(result) => result,
-            Err(e) => return Answer::error(Some(id), &e, 200),
-        },
+        "tools/call" => {
+            return match call_tool(params) {
+                Ok(result) => Answer::ok_text(id, &result),
+                Err(e) => Answer::error(Some(id), &e, 200),
+            };
+        }
         _ => return method_not_found(id, method, 200),
     };
     Answer::ok(id, &result)
@@ -351,7 +367,7 @@ fn legacy_request(
 
 /// `tools/call`: the arguments go through the card's JSON contract as the client wrote
 /// them, so the text block is byte for byte what the execute URL and tool mode answer.
-fn call_tool(params: &Params<'_>) -> Result<Value, RpcError> {
+fn call_tool(params: &Params<'_>) -> Result<String, RpcError> {
     match params.name.as_deref() {
         Some(TOOL_ID) => {}
         Some(other) => {
@@ -369,19 +385,20 @@ fn call_tool(params: &Params<'_>) -> Result<Value, RpcError> {
     }
     let arguments = params.arguments.map_or("{}", RawValue::get);
     let reply = request::execute(arguments.as_bytes());
-    Ok(match reply.outcome {
+    // Written as text, not built as a `Value`: the answer is the contract's JSON twice (as
+    // structured content and as an escaped string), and a 256000-byte text's answer is large.
+    let mut out = String::with_capacity(2 * reply.body.len() + 96);
+    out.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
+    crate::request::push_json_string(&mut out, &reply.body);
+    out.push_str("}],");
+    match reply.outcome {
         Outcome::Output => {
-            let structured: Value = serde_json::from_str(&reply.body).unwrap_or_default();
-            json!({
-                "content": [{"type": "text", "text": reply.body}],
-                "structuredContent": structured,
-                "isError": false
-            })
+            out.push_str("\"structuredContent\":");
+            out.push_str(&reply.body);
+            out.push_str(",\"isError\":false}");
         }
         // The output schema does not describe errors: no structuredContent.
-        Outcome::InvalidInput | Outcome::Unclosed => json!({
-            "content": [{"type": "text", "text": reply.body}],
-            "isError": true
-        }),
-    })
+        Outcome::InvalidInput | Outcome::Unclosed => out.push_str("\"isError\":true}"),
+    }
+    Ok(out)
 }

@@ -144,13 +144,15 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Message<'_>, (Option<&RawValue>, Rpc
     }
 }
 
-/// A result answer for `id`.
-pub(crate) fn result(id: &RawValue, result: &serde_json::Value) -> String {
-    format!(
-        "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{}}}",
-        id.get(),
-        result
-    )
+/// A result answer for `id`; `result` is JSON text.
+pub(crate) fn result(id: &RawValue, result: &str) -> String {
+    let mut out = String::with_capacity(result.len() + id.get().len() + 32);
+    out.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
+    out.push_str(id.get());
+    out.push_str(",\"result\":");
+    out.push_str(result);
+    out.push('}');
+    out
 }
 
 /// An error answer for `id` (`null` without one).
@@ -210,7 +212,7 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            result(id, &serde_json::json!({})),
+            result(id, "{}"),
             r#"{"jsonrpc":"2.0","id":"a\u00e9","result":{}}"#
         );
     }
