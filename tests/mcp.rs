@@ -331,9 +331,11 @@ fn http_checks_headers_origins_and_methods() {
         assert_eq!(r.status, 405);
         assert_eq!(r.header("allow"), Some("POST"));
     }
-    // The execute route's body limit.
+    // The execute route's body limit, answered as a JSON-RPC error.
     let r = request(&server, "POST", "/mcp", &[], &vec![b' '; 5 << 20]);
     assert_eq!(r.status, 413);
+    assert_eq!(error_code(&r.json()), -32600);
+    assert!(r.json()["id"].is_null());
 }
 
 #[test]

@@ -48,6 +48,12 @@ pub(crate) fn forbidden_origin() -> String {
     )
 }
 
+/// A refusal before the message was read (too large, too slow, overload): a JSON-RPC
+/// error without an id.
+pub(crate) fn refusal(message: &str) -> String {
+    rpc::error(None, &RpcError::new(code::INVALID_REQUEST, message))
+}
+
 /// Answers one POSTed message.
 pub(crate) fn handle(headers: &HeaderMap, body: &[u8]) -> Answer {
     let text = |name: &str| {

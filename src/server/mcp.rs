@@ -27,11 +27,11 @@ pub(super) async fn post(
     }
     let (bytes, permits) = match read_body(&state, &headers, body).await {
         Ok(read) => read,
-        Err(refused) => return refused,
+        Err(refused) => return as_rpc_error(refused.status(), &state),
     };
     let _slot = match state.run_slot() {
         Ok(slot) => slot,
-        Err(refused) => return refused.into_response(),
+        Err(_) => return as_rpc_error(StatusCode::SERVICE_UNAVAILABLE, &state),
     };
     let answer = mcp_http::handle(&headers, &bytes);
     drop((bytes, permits));
@@ -41,6 +41,32 @@ pub(super) async fn post(
     };
     match state.budgeted_body(text) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Err(refused) => refused.into_response(),
+        Err(_) => as_rpc_error(StatusCode::SERVICE_UNAVAILABLE, &state),
     }
+}
+
+/// A refusal of the service's limits, as a JSON-RPC error (id `null`: the message was not
+/// read) with the same status, so that an MCP client gets an answer it can parse.
+fn as_rpc_error(status: StatusCode, state: &AppState) -> Response {
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => format!(
+            "the message is over {} bytes",
+            crate::request::MAX_REQUEST_BYTES
+        ),
+        StatusCode::REQUEST_TIMEOUT => format!(
+            "the message did not arrive within {} s",
+            state.args.body_timeout.max(1)
+        ),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            "a Content-Encoding is not supported: send the message uncompressed".into()
+        }
+        StatusCode::SERVICE_UNAVAILABLE => "overloaded; retry shortly".into(),
+        _ => "the message could not be read".into(),
+    };
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        mcp_http::refusal(&message),
+    )
+        .into_response()
 }

@@ -22,6 +22,11 @@ fn err(description: &str) -> Value {
     json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
 }
 
+/// An answer with a JSON-RPC error (the MCP endpoint's refusals).
+fn rpc_err(description: &str) -> Value {
+    json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcResponse"}}}})
+}
+
 fn json_ok(description: &str, schema: Value) -> Value {
     json!({"description": description, "content": {"application/json": {"schema": schema}}})
 }
@@ -188,10 +193,10 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
                                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcResponse"}}}},
                         "404": {"description": "Method not found (-32601), protocol 2026-07-28",
                                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcResponse"}}}},
-                        "408": err("request_timeout: the body did not arrive within --body-timeout"),
-                        "413": err("payload_too_large: a body over 4 MiB"),
-                        "415": err("unsupported_encoding: a compressed body"),
-                        "503": err("overloaded: no slot or no room in the memory budget; retry")
+                        "408": rpc_err("The message did not arrive within --body-timeout"),
+                        "413": rpc_err("A message over 4 MiB"),
+                        "415": rpc_err("A compressed body"),
+                        "503": rpc_err("No slot or no room in the memory budget; retry")
                     }), true)
                 }
             },
