@@ -89,7 +89,11 @@ fn each_file_is_its_own_text() {
         ],
         b"",
     );
-    assert_eq!(text(&out.stdout), "a1\nb1\n");
+    // Several files: each match after its file's name, as grep and ripgrep print.
+    assert_eq!(
+        text(&out.stdout),
+        format!("{}:a1\n{}:b1\n", a.display(), b.display())
+    );
     let err = text(&out.stderr);
     assert!(
         err.contains("a.txt") && err.contains("unclosed start marker at byte offset 5"),
@@ -112,7 +116,7 @@ fn missing_file_is_an_error_but_others_are_read() {
         ],
         b"",
     );
-    assert_eq!(text(&out.stdout), "x\n");
+    assert_eq!(text(&out.stdout), format!("{}:x\n", b.display()));
     assert!(text(&out.stderr).contains("/nonexistent/file"));
     assert_eq!(out.status.code(), Some(2));
 }

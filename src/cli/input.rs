@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::PathBuf;
+use std::path::Path;
 
 /// An input, its name for messages, and its size when known (for the progress bar).
 pub(super) struct Input {
@@ -11,7 +11,7 @@ pub(super) struct Input {
     pub(super) size: Option<u64>,
 }
 
-pub(super) fn open(path: &PathBuf) -> io::Result<Input> {
+pub(super) fn open(path: &Path) -> io::Result<Input> {
     if path.as_os_str() == "-" {
         return Ok(Input {
             name: "-".into(),
