@@ -166,15 +166,10 @@ pub(super) fn run(search: &Search, files: &[PathBuf]) -> ExitCode {
             }
         }
     }
-    if !search.stopped() {
-        if let Err(e) = lock(&stdout).flush() {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                search.closed_pipe();
-            } else {
-                eprintln!("extract-between: writing output: {e}");
-                search.stop_with(2);
-            }
-        }
+    if !search.stopped()
+        && let Err(e) = lock(&stdout).flush()
+    {
+        write_failed(search, e);
     }
     search.exit_code()
 }

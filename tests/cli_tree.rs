@@ -1,0 +1,315 @@
+//! The CLI on real directory trees, made here in temporary directories (`git init` where
+//! ignore files matter), against what ripgrep selects and prints: nested `.gitignore`s,
+//! `.ignore`, `.git/info/exclude`, hidden files, binary files, symbolic links with and
+//! without `-L`, globs, depth, an unreadable file and invalid UTF-8 in the middle of a walk.
+//!
+//! Each case states its expected files itself, so it fails without ripgrep too; where `rg`
+//! is installed (`.ci/run` installs it and sets `EXTRACT_BETWEEN_REQUIRE_RG=1`), the same
+//! command is also run through ripgrep and the outputs must agree.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn temp_tree(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("eb-tree-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// A tree where every searchable file holds `<t>NAME</t>`, NAME its path.
+fn tree(name: &str) -> PathBuf {
+    let root = temp_tree(name);
+    let ok = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&root)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "git init");
+    let files = [
+        "top.html",
+        "a/one.html",
+        "a/deep/two.html",
+        "a/skipped.html",
+        "a/keep.txt",
+        "b/ignored-by-dot-ignore.html",
+        "excluded.html",
+        ".hidden.html",
+        ".hid/inner.html",
+        "logs/app.log",
+    ];
+    for f in files {
+        write(&root, f, format!("x <t>{f}</t> y\n").as_bytes());
+    }
+    write(&root, ".gitignore", b"logs/\n");
+    write(&root, "a/.gitignore", b"skipped.html\n");
+    write(&root, "b/.ignore", b"ignored-by-dot-ignore.html\n");
+    write(&root, ".git/info/exclude", b"excluded.html\n");
+    // Binary: a NUL in the first block (valid UTF-8 all the same).
+    write(&root, "a/image.bin", b"GIF89a\0\0<t>binary</t>");
+    std::os::unix::fs::symlink("top.html", root.join("link-to-top.html")).unwrap();
+    std::os::unix::fs::symlink("a/deep", root.join("link-to-deep")).unwrap();
+    root
+}
+
+fn ours(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_extract-between"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn rg_available() -> bool {
+    let found = Command::new("rg")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found && std::env::var_os("EXTRACT_BETWEEN_REQUIRE_RG").is_some() {
+        panic!("ripgrep is not installed (apt-get install ripgrep)");
+    }
+    found
+}
+
+fn sorted_lines(bytes: &[u8]) -> Vec<String> {
+    let mut lines: Vec<String> = String::from_utf8_lossy(bytes)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// `-l` over the tree with `flags`: the files searched that hold a match, against the
+/// expected set and, if installed, `rg -l` with the same flags.
+fn check_selection(root: &Path, flags: &[&str], expected: &[&str]) {
+    let mut args = vec!["-l", "-s", "<t>", "-e", "</t>"];
+    args.extend_from_slice(flags);
+    args.push(".");
+    let out = ours(root, &args);
+    let got = sorted_lines(&out.stdout);
+    let mut want: Vec<String> = expected.iter().map(|f| format!("./{f}")).collect();
+    want.sort();
+    assert_eq!(
+        got,
+        want,
+        "flags {flags:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if rg_available() {
+        let mut rg = vec!["-l", "--fixed-strings", "<t>"];
+        rg.extend_from_slice(flags);
+        rg.push(".");
+        let out = Command::new("rg")
+            .args(&rg)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert_eq!(sorted_lines(&out.stdout), want, "rg {rg:?} differs");
+    }
+}
+
+#[test]
+fn selection_follows_ripgrep_defaults_and_flags() {
+    let root = tree("selection");
+    let base = ["top.html", "a/one.html", "a/deep/two.html", "a/keep.txt"];
+    check_selection(&root, &[], &base);
+    let mut hidden = base.to_vec();
+    hidden.extend([".hidden.html", ".hid/inner.html"]);
+    check_selection(&root, &["--hidden"], &hidden);
+    let mut all = base.to_vec();
+    all.extend([
+        "a/skipped.html",
+        "b/ignored-by-dot-ignore.html",
+        "excluded.html",
+        "logs/app.log",
+    ]);
+    check_selection(&root, &["--no-ignore"], &all);
+    // A glob that includes overrides the ignore rules for the files it names, as in
+    // ripgrep; directories it does not name are still skipped (`.hid/`, `logs/`).
+    check_selection(
+        &root,
+        &["-g", "*.html"],
+        &[
+            "top.html",
+            "a/one.html",
+            "a/deep/two.html",
+            "a/skipped.html",
+            "b/ignored-by-dot-ignore.html",
+            "excluded.html",
+            ".hidden.html",
+        ],
+    );
+    check_selection(&root, &["-g", "!*.html"], &["a/keep.txt"]);
+    check_selection(&root, &["--max-depth", "1"], &["top.html"]);
+    let mut followed = base.to_vec();
+    followed.extend(["link-to-top.html", "link-to-deep/two.html"]);
+    check_selection(&root, &["-L"], &followed);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_file_named_on_the_command_line_is_always_searched() {
+    let root = tree("named");
+    // Ignored, hidden, binary: named, each is searched.
+    for f in ["a/skipped.html", ".hidden.html", "a/image.bin"] {
+        let out = ours(&root, &["-s", "<t>", "-e", "</t>", f]);
+        assert_eq!(out.status.code(), Some(0), "{f}");
+        assert!(!out.stdout.is_empty(), "{f}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn matches_are_printed_with_their_file_as_ripgrep_prints_them() {
+    let root = tree("printed");
+    let out = ours(&root, &["-s", "<t>", "-e", "</t>", "--sort", "path", "."]);
+    assert_eq!(out.status.code(), Some(0));
+    let got = String::from_utf8(out.stdout.clone()).unwrap();
+    // In path order with --sort path.
+    assert_eq!(
+        got,
+        "./a/deep/two.html:a/deep/two.html\n./a/keep.txt:a/keep.txt\n./a/one.html:a/one.html\n./top.html:top.html\n"
+    );
+    if rg_available() {
+        let rg = Command::new("rg")
+            .args(["-o", "--sort", "path", "<t>(.*?)</t>", "-r", "$1", "."])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&rg.stdout), got);
+    }
+    // The same lines on many threads, in some order.
+    let out = ours(&root, &["-j", "4", "-s", "<t>", "-e", "</t>", "."]);
+    assert_eq!(sorted_lines(&out.stdout), sorted_lines(got.as_bytes()));
+    // --no-filename, -c, and -H on one file.
+    let out = ours(
+        &root,
+        &[
+            "--no-filename",
+            "--sort",
+            "path",
+            "-s",
+            "<t>",
+            "-e",
+            "</t>",
+            "a",
+        ],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "a/deep/two.html\na/keep.txt\na/one.html\n"
+    );
+    let out = ours(
+        &root,
+        &["-c", "--sort", "path", "-s", "<t>", "-e", "</t>", "a"],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "a/deep/two.html:1\na/keep.txt:1\na/one.html:1\n"
+    );
+    let out = ours(&root, &["-H", "-s", "<t>", "-e", "</t>", "top.html"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "top.html:top.html\n");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn errors_across_many_files_name_each_file_and_the_rest_is_searched() {
+    let root = temp_tree("errors");
+    for i in 0..20 {
+        write(
+            &root,
+            &format!("f{i:02}.txt"),
+            format!("<t>{i}</t>").as_bytes(),
+        );
+    }
+    write(&root, "f07.txt", b"<t>ok</t> \xff\xfe <t>late</t>");
+    write(&root, "f13.txt", b"<t>unclosed");
+    std::os::unix::fs::symlink("nowhere", root.join("dangling")).unwrap();
+    let out = ours(&root, &["-s", "<t>", "-e", "</t>", ".", "dangling"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("f07.txt") && stderr.contains("byte offset 10"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("f13.txt") && stderr.contains("unclosed start marker"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("dangling"), "{stderr}");
+    let lines = sorted_lines(&out.stdout);
+    // 18 good files, and f07's match before its invalid bytes.
+    assert_eq!(lines.len(), 19, "{lines:?}");
+    assert!(lines.contains(&"./f07.txt:ok".to_owned()));
+    // Nothing matched anywhere: 1; no error and a match: 0.
+    let out = ours(
+        &root,
+        &[
+            "-s",
+            "<none>",
+            "-e",
+            "</none>",
+            "--no-ignore",
+            "-g",
+            "!f07.txt",
+            "-g",
+            "!f13.txt",
+            ".",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = ours(
+        &root,
+        &[
+            "-s", "<t>", "-e", "</t>", "-g", "!f07.txt", "-g", "!f13.txt", ".",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn each_files_output_stays_together_in_parallel() {
+    let root = temp_tree("grouped");
+    // Files whose output passes the held-back buffer, and many small ones.
+    for i in 0..4 {
+        let body: String = (0..40_000).map(|n| format!("<t>big{i}-{n}</t>")).collect();
+        write(&root, &format!("big{i}.txt"), body.as_bytes());
+    }
+    for i in 0..200 {
+        write(
+            &root,
+            &format!("small/{i}.txt"),
+            format!("<t>s{i}a</t><t>s{i}b</t>").as_bytes(),
+        );
+    }
+    let out = ours(&root, &["-j", "4", "-s", "<t>", "-e", "</t>", "."]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Lines of one file are contiguous and in order.
+    let mut seen = std::collections::HashSet::new();
+    let mut current = String::new();
+    let mut count = 0;
+    for line in text.lines() {
+        let (file, _) = line.split_once(':').unwrap();
+        if file != current {
+            assert!(seen.insert(file.to_owned()), "{file} printed in two pieces");
+            current = file.to_owned();
+        }
+        count += 1;
+    }
+    assert_eq!(count, 4 * 40_000 + 200 * 2);
+    let _ = std::fs::remove_dir_all(&root);
+}
