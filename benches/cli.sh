@@ -96,3 +96,32 @@ for corpus in dense unicode; do
   awk -v c="$corpus" -v t="$jl" -v b="$(stat -c %s "$f")" -v r="$jl_rss" \
     'BEGIN { printf "%s --json-lines: %.4f s, %.2f GB/s, peak RSS %d KiB\n", c, t, b / t / 1e9, r }'
 done
+# A tree of TREE_FILES HTML files (~10 KB each, 100 directories), walked by each tool on
+# every core: extract-between and rg walk it themselves, grep -r too.
+TREE_FILES=${TREE_FILES:-20000}
+python3 - "$WORK/site" "$TREE_FILES" <<'PY'
+import os, random, sys
+root, n = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(11)
+words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
+para = lambda: "<p>" + " ".join(rnd.choice(words) for _ in range(60)) + "</p>\n"
+for i in range(n):
+    d = os.path.join(root, f"section{i % 100:03d}")
+    os.makedirs(d, exist_ok=True)
+    body = "".join(para() for _ in range(25))
+    with open(os.path.join(d, f"page{i:05d}.html"), "w") as f:
+        f.write(f"<html><head><title>Page {i} {rnd.choice(words)}</title></head><body>\n{body}</body></html>\n")
+PY
+tree_bytes=$(du -sb "$WORK/site" | cut -f1)
+a=$("$BIN" -s '<title>' -e '</title>' "$WORK/site" | sort | md5sum)
+b=$(rg -o '<title>(.*?)</title>' -r '$1' "$WORK/site" | sort | md5sum)
+c=$(grep -r -oP '(?<=<title>).*?(?=</title>)' "$WORK/site" | sort | md5sum)
+[ "$a" = "$b" ] && [ "$a" = "$c" ] || { echo "tree outputs differ: $a $b $c" >&2; exit 1; }
+read -r ours ours_rss < <(measure "$BIN" -s '<title>' -e '</title>' "$WORK/site")
+read -r rg_t rg_rss < <(measure rg -o '<title>(.*?)</title>' -r '$1' "$WORK/site")
+read -r grep_t grep_rss < <(measure grep -r -oP '(?<=<title>).*?(?=</title>)' "$WORK/site")
+for row in "extract-between $ours $ours_rss" "rg-o $rg_t $rg_rss" "grep-r-oP $grep_t $grep_rss"; do
+  set -- $row
+  awk -v t="$1" -v s="$2" -v r="$3" -v b="$tree_bytes" -v o="$ours" -v n="$TREE_FILES" \
+    'BEGIN { printf "tree(%d) %-16s %10.4f %10.2f %12d %9.2fx\n", n, t, s, (s > 0 ? b / s / 1e9 : 0), r, (o > 0 ? s / o : 0) }'
+done
