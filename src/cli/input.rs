@@ -30,3 +30,13 @@ pub(super) fn open(path: &Path) -> io::Result<Input> {
         reader: Box::new(file),
     })
 }
+
+/// A file the walker found: opened without a `stat` (it is a file, and its size is only
+/// for the progress bar, which a parallel walk does not draw).
+pub(super) fn open_walked(path: &Path) -> io::Result<Input> {
+    Ok(Input {
+        name: path.display().to_string(),
+        size: None,
+        reader: Box::new(File::open(path)?),
+    })
+}

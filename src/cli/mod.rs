@@ -40,7 +40,9 @@ Examples:
   extract-between serve --listen 127.0.0.1:8080
 
 -0 ends each match with NUL (matches may hold newlines); ripgrep's -0 ends file names
-with NUL instead, which -0 also does here with -l.
+with NUL instead, which -0 also does here with -l. Tree flags mean what they mean in
+ripgrep: -L follows symbolic links (GNU grep's -L lists files without a match), -g is a
+glob, -j the number of threads.
 
 Exit status: 0 when at least one match was printed, 1 when none, 2 when any input failed
 (every other input is still searched).";

@@ -10,7 +10,7 @@
 //! one buffer per worker however much a file prints. `--sort path` searches on one thread,
 //! in path order.
 
-use super::input::{Input, open};
+use super::input::{Input, open, open_walked};
 use super::progress::progress_bar;
 use super::scan::{Failure, Format, READ_CHUNK, Writer, report, run_one};
 use crate::{Capped, Markers, Pos};
@@ -340,7 +340,13 @@ fn search_path<W: Write>(
     out: &mut W,
     buffers: &mut Buffers,
 ) {
-    let input = match open(path) {
+    // A walked file (found, not named) is known to be a file.
+    let opened = if skip_binary {
+        open_walked(path)
+    } else {
+        open(path)
+    };
+    let input = match opened {
         Ok(i) => i,
         Err(e) => {
             eprintln!("extract-between: {}: {e}", path.display());
