@@ -4,7 +4,7 @@
 //! inputs (in parallel for trees), `input` opens them, `progress` draws the bar.
 //!
 //! Streaming mode reads each input in fixed-size chunks into one reused buffer and feeds the
-//! [`Scanner`]; a match's content is gathered in one reused buffer (bounded by
+//! [`Scanner`](crate::Scanner); a match's content is gathered in one reused buffer (bounded by
 //! `--max-match-bytes`) and written when its end marker is found, so an unclosed match is
 //! never printed as if it were complete (`--count` gathers nothing: it only counts). Memory is
 //! constant whatever the input size.
