@@ -20,7 +20,7 @@ mod stdio;
 
 use clap::{Args, Parser, Subcommand};
 use scan::Format;
-use search::{Search, WalkOptions};
+use search::{Search, Settings, WalkOptions};
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -300,15 +300,15 @@ fn stream(args: StreamArgs) -> ExitCode {
     } else {
         search::progress_choice(args.progress, args.no_progress)
     };
-    let search = Search::new(
+    let search = Search::new(Settings {
         markers,
         format,
-        args.max_matches.unwrap_or(u64::MAX),
-        args.max_match_bytes,
+        max_matches: args.max_matches.unwrap_or(u64::MAX),
+        max_match_bytes: args.max_match_bytes,
         with_filename,
-        args.null,
+        null_names: args.null,
         progress,
-        WalkOptions {
+        walk: WalkOptions {
             no_ignore: args.no_ignore,
             hidden: args.hidden,
             globs: args.globs,
@@ -317,6 +317,6 @@ fn stream(args: StreamArgs) -> ExitCode {
             threads,
             sort,
         },
-    );
+    });
     search::run(&search, &files)
 }

@@ -23,8 +23,8 @@ use std::sync::{Mutex, MutexGuard};
 /// A file's output held back before its worker takes standard output for itself.
 pub(super) const GROUP_BYTES: usize = 256 * 1024;
 
-/// What every search shares.
-pub(super) struct Search {
+/// What the command line asked for.
+pub(super) struct Settings {
     pub(super) markers: Markers,
     pub(super) format: Format,
     pub(super) max_matches: u64,
@@ -35,6 +35,11 @@ pub(super) struct Search {
     pub(super) null_names: bool,
     pub(super) progress: Option<bool>,
     pub(super) walk: WalkOptions,
+}
+
+/// What every search shares: the settings, and how the run is going.
+pub(super) struct Search {
+    settings: Settings,
     any_match: AtomicBool,
     any_error: AtomicBool,
     /// Set when the run must end now, with this exit code (a closed or failed output, or
@@ -59,26 +64,9 @@ pub(super) struct WalkOptions {
 const RUNNING: u8 = 0;
 
 impl Search {
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn new(
-        markers: Markers,
-        format: Format,
-        max_matches: u64,
-        max_match_bytes: usize,
-        with_filename: bool,
-        null_names: bool,
-        progress: Option<bool>,
-        walk: WalkOptions,
-    ) -> Search {
+    pub(super) fn new(settings: Settings) -> Search {
         Search {
-            markers,
-            format,
-            max_matches,
-            max_match_bytes,
-            with_filename,
-            null_names,
-            progress,
-            walk,
+            settings,
             any_match: AtomicBool::new(false),
             any_error: AtomicBool::new(false),
             stop: AtomicU8::new(RUNNING),
@@ -138,7 +126,7 @@ impl Buffers {
 pub(super) fn run(search: &Search, files: &[PathBuf]) -> ExitCode {
     let stdout = Mutex::new(BufWriter::with_capacity(128 * 1024, io::stdout()));
     let dirs = files.iter().any(|p| p.as_os_str() != "-" && p.is_dir());
-    if dirs && search.walk.threads > 1 && !search.walk.sort {
+    if dirs && search.settings.walk.threads > 1 && !search.settings.walk.sort {
         // Standard input first, then the rest in parallel.
         for path in files.iter().filter(|p| p.as_os_str() == "-") {
             let mut out = lock(&stdout);
@@ -180,7 +168,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The walker over `roots`, with the walk options.
 fn walker(search: &Search, roots: &[PathBuf]) -> ignore::WalkBuilder {
-    let w = &search.walk;
+    let w = &search.settings.walk;
     let mut builder = ignore::WalkBuilder::new(&roots[0]);
     for root in &roots[1..] {
         builder.add(root);
@@ -369,21 +357,21 @@ fn search_input<W: Write>(
     } else {
         input.name.clone()
     };
-    let prefix = if search.with_filename {
+    let prefix = if search.settings.with_filename {
         format!("{label}:")
     } else {
         String::new()
     };
-    let bar = match (input.size, search.progress) {
+    let bar = match (input.size, search.settings.progress) {
         (Some(size), Some(forced)) => Some(progress_bar(size, forced)),
         _ => None,
     };
     let mut writer = Writer {
         out,
-        format: search.format,
+        format: search.settings.format,
         file: &input.name,
         prefix: prefix.as_bytes(),
-        max_match_bytes: search.max_match_bytes,
+        max_match_bytes: search.settings.max_match_bytes,
         content: std::mem::take(&mut buffers.content),
         line: Vec::new(),
         file_json: Vec::new(),
@@ -391,9 +379,9 @@ fn search_input<W: Write>(
         printed: 0,
         failure: None,
     };
-    let mut sink = Capped::new(&mut writer, search.max_matches);
+    let mut sink = Capped::new(&mut writer, search.settings.max_matches);
     let result = run_one(
-        &search.markers,
+        &search.settings.markers,
         input.reader,
         &mut buffers.read,
         &mut sink,
@@ -407,7 +395,7 @@ fn search_input<W: Write>(
     buffers.content = std::mem::take(&mut writer.content);
     if writer.printed > 0 {
         search.any_match.store(true, Ordering::Relaxed);
-        if search.format == Format::Quiet {
+        if search.settings.format == Format::Quiet {
             // As grep -q: a match is the answer, whatever failed before it.
             search.stop_with(0);
             return;
@@ -415,13 +403,19 @@ fn search_input<W: Write>(
     }
     // The count of the matches completed before any failure, as the other formats print
     // those matches (a failed write has nowhere to go); `-l` names a file with a match.
-    let summary = match (&result, search.format) {
+    let summary = match (&result, search.settings.format) {
         (Err(Failure::Write(_)) | Ok(false), _) => None,
-        (_, Format::Count) if search.with_filename => Some(format!("{label}:{}\n", writer.printed)),
+        (_, Format::Count) if search.settings.with_filename => {
+            Some(format!("{label}:{}\n", writer.printed))
+        }
         (_, Format::Count) => Some(format!("{}\n", writer.printed)),
         (_, Format::Files) if writer.printed > 0 => Some(format!(
             "{label}{}",
-            if search.null_names { '\0' } else { '\n' }
+            if search.settings.null_names {
+                '\0'
+            } else {
+                '\n'
+            }
         )),
         _ => None,
     };
@@ -445,7 +439,7 @@ fn search_input<W: Write>(
         Err(Failure::Write(e)) => write_failed(search, e),
         Err(failure) => {
             search.any_error.store(true, Ordering::Relaxed);
-            report(&label, failure, search.format == Format::Json);
+            report(&label, failure, search.settings.format == Format::Json);
         }
     }
 }
