@@ -35,6 +35,17 @@ fn metrics_of(server: &Server, token: Option<&str>) -> String {
     r.text()
 }
 
+/// With one upload holding the server's only stream place, another upload gets 503; the
+/// holding upload is returned, still open.
+fn assert_one_stream_place(
+    server: &Server,
+) -> (std::net::TcpStream, BufReader<std::net::TcpStream>) {
+    let held = open_upload(server, &format!("{STREAM}?start=a&end=b"), b"x");
+    let r = request(server, "POST", &format!("{STREAM}?start=a&end=b"), &[], b"");
+    assert_eq!(r.status, 503);
+    held
+}
+
 #[test]
 fn metrics_count_requests_bytes_matches_and_rejections_by_route_template() {
     let server = Server::start(&["--max-streams", "1"]);
@@ -59,15 +70,7 @@ fn metrics_count_requests_bytes_matches_and_rejections_by_route_template() {
     let big = vec![b' '; 5 << 20];
     assert_eq!(request(&server, "POST", EXECUTE, &[], &big).status, 413);
     // Taking the only stream place, then asking for another: 503.
-    let (_held, _reader) = open_upload(&server, &format!("{STREAM}?start=a&end=b"), b"x");
-    let r = request(
-        &server,
-        "POST",
-        &format!("{STREAM}?start=a&end=b"),
-        &[],
-        b"",
-    );
-    assert_eq!(r.status, 503);
+    let _held = assert_one_stream_place(&server);
 
     let text = metrics_of(&server, None);
     let ex = format!("route=\"{EXECUTE}\"");
@@ -557,15 +560,7 @@ fn options_come_from_the_environment() {
     );
     assert_eq!(r.status, 400);
     assert_eq!(r.json()["error"]["field"], "max_match_bytes");
-    let (_held, _r) = open_upload(&server, &format!("{STREAM}?start=a&end=b"), b"x");
-    let r = request(
-        &server,
-        "POST",
-        &format!("{STREAM}?start=a&end=b"),
-        &[],
-        b"",
-    );
-    assert_eq!(r.status, 503);
+    let _held = assert_one_stream_place(&server);
 }
 
 #[test]

@@ -190,37 +190,23 @@ fn modern_request(
     version: &str,
     transport: Transport<'_>,
 ) -> Answer {
-    let mismatch =
-        |why: String| Answer::error(Some(id), &RpcError::new(code::HEADER_MISMATCH, why), 400);
     if let Transport::Http(headers) = transport {
-        match headers.protocol_version.as_deref() {
-            None => return mismatch("the MCP-Protocol-Version header is missing".into()),
-            Some(h) if h != version => {
-                return mismatch(format!(
-                    "Header mismatch: MCP-Protocol-Version header value '{h}' does not match body value '{version}'"
-                ));
-            }
-            Some(_) => {}
-        }
-        match headers.method.as_deref() {
-            None => return mismatch("the Mcp-Method header is missing".into()),
-            Some(h) if h != method => {
-                return mismatch(format!(
-                    "Header mismatch: Mcp-Method header value '{h}' does not match body value '{method}'"
-                ));
-            }
-            Some(_) => {}
-        }
+        let mut checks = vec![
+            (
+                "MCP-Protocol-Version",
+                headers.protocol_version.as_deref(),
+                version,
+            ),
+            ("Mcp-Method", headers.method.as_deref(), method),
+        ];
         if method == "tools/call" {
             let body = params.name.as_deref().unwrap_or_default();
-            match headers.name.as_deref() {
-                None => return mismatch("the Mcp-Name header is missing".into()),
-                Some(h) if h != body => {
-                    return mismatch(format!(
-                        "Header mismatch: Mcp-Name header value '{h}' does not match body value '{body}'"
-                    ));
-                }
-                Some(_) => {}
+            checks.push(("Mcp-Name", headers.name.as_deref(), body));
+        }
+        for (name, sent, body) in checks {
+            if let Err(why) = header_matches(name, sent, body) {
+                let e = RpcError::new(code::HEADER_MISMATCH, why);
+                return Answer::error(Some(id), &e, 400);
             }
         }
     }
@@ -274,6 +260,17 @@ fn modern_request(
     result["resultType"] = json!("complete");
     result["_meta"] = json!({META_SERVER_INFO: server_info()});
     Answer::ok(id, &result)
+}
+
+/// A required MCP header, present and equal to the body's value, or why not.
+fn header_matches(name: &str, sent: Option<&str>, body: &str) -> Result<(), String> {
+    match sent {
+        None => Err(format!("the {name} header is missing")),
+        Some(h) if h != body => Err(format!(
+            "Header mismatch: {name} header value '{h}' does not match body value '{body}'"
+        )),
+        Some(_) => Ok(()),
+    }
 }
 
 fn instructions() -> &'static str {
