@@ -21,8 +21,7 @@
 //! let out = extract_between::extract("pre[one]mid[two]post", "[", "]").unwrap();
 //! assert_eq!(out.matches, ["one", "two"]);
 //! ```
-// Audited `unsafe` (calls into `#[target_feature]` block tests after detection, unaligned
-// vector loads of fixed-size arrays, prefetch hints), allowed where each stands.
+// `unsafe` lives in `kernels` alone (see its module documentation).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -33,11 +32,11 @@ pub mod cli;
 pub mod codec;
 mod collect;
 mod extract;
+#[allow(unsafe_code)]
+mod kernels;
 mod markers;
 #[cfg(feature = "json")]
 pub mod mcp;
-#[doc(hidden)]
-pub mod reference;
 #[cfg(feature = "json")]
 pub mod request;
 pub mod scanner;
@@ -45,6 +44,9 @@ pub mod scanner;
 pub mod server;
 #[cfg(feature = "stream")]
 pub mod stream;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod testing;
 pub mod utf8;
 
 pub use collect::{Capped, Collect, Collected};

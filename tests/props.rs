@@ -2,8 +2,9 @@
 
 mod common;
 
-use common::{Case, scan, utf16};
-use extract_between::{ExtractError, Extractor, Markers, ScanError, reference};
+use common::{Case, scan, scan_with, utf16};
+use extract_between::testing::{Paths, reference};
+use extract_between::{ExtractError, Extractor, Markers, ScanError};
 use quickcheck::{QuickCheck, TestResult};
 
 fn qc() -> QuickCheck {
@@ -226,62 +227,6 @@ fn bytes_only_sink_sees_the_same_matches() {
     qc().quickcheck(prop as fn(Case) -> TestResult);
 }
 
-/// `ascii_run_without` returns the longest prefix of whole 64-byte blocks that is ASCII and
-/// free of the byte: every byte before it is, and the next whole block is not.
-#[test]
-fn ascii_run_without_is_the_longest_clean_prefix_of_blocks() {
-    fn prop(filler: u8, len: u16, dirt: Vec<(u16, u8)>, byte: u8) -> bool {
-        let mut bytes = vec![filler % 0x80; usize::from(len) % 1000];
-        for (at, b) in dirt.into_iter().take(3) {
-            if !bytes.is_empty() {
-                let at = usize::from(at) % bytes.len();
-                bytes[at] = b;
-            }
-        }
-        let r = extract_between::utf8::ascii_run_without(&bytes, byte);
-        let clean = |s: &[u8]| s.iter().all(|&b| b < 0x80 && b != byte);
-        r.is_multiple_of(64)
-            && clean(&bytes[..r])
-            && (r + 64 > bytes.len() || !clean(&bytes[r..r + 64]))
-    }
-    QuickCheck::new()
-        .tests(5000)
-        .quickcheck(prop as fn(u8, u16, Vec<(u16, u8)>, u8) -> bool);
-}
-
-/// `stops64_pair` (SSE2 on x86-64) marks exactly the bytes its portable definition marks:
-/// every non-ASCII byte and every position where both probe bytes match, anywhere in the
-/// block, with the probe blocks at any offset of the data (as the scanner passes them).
-#[test]
-fn stops64_pair_equals_its_portable_definition() {
-    fn prop(filler: u8, dirt: Vec<(u8, u8)>, offsets: (u8, u8), bytes: (u8, u8)) -> bool {
-        use extract_between::utf8::{stops64, stops64_pair, stops64_pair_portable};
-        let mut data = [filler; 128];
-        for (at, b) in dirt.into_iter().take(12) {
-            data[usize::from(at) % 128] = b;
-        }
-        let at = |i: u8| -> &[u8; 64] {
-            let i = usize::from(i) % 64;
-            data[i..i + 64].try_into().unwrap()
-        };
-        // Often the filler itself, so that both probes hit in many places.
-        let pick = |b: u8| {
-            if b.is_multiple_of(2) {
-                filler % 0x80
-            } else {
-                b % 0x80
-            }
-        };
-        let (b1, b2) = (pick(bytes.0), pick(bytes.1));
-        let probe = [(at(offsets.0), b1), (at(offsets.1), b2)];
-        stops64_pair(at(0), probe) == stops64_pair_portable(at(0), probe)
-            && stops64(at(0), b1) == stops64_pair_portable(at(0), [(at(0), b1), (at(0), b1)])
-    }
-    QuickCheck::new()
-        .tests(5000)
-        .quickcheck(prop as fn(u8, Vec<(u8, u8)>, (u8, u8), (u8, u8)) -> bool);
-}
-
 /// The fast path walks 64-byte blocks and reuses a block's test for each marker across the
 /// events in it. Sweep where a quiet stretch ends and where several matches fall in the next
 /// blocks (start and end markers one byte each, equal or not), under chunkings that put block
@@ -301,17 +246,12 @@ fn block_walk_finds_every_match_at_every_offset() {
                 text += &"t".repeat(70);
                 let expected = ex.extract(&text).unwrap().matches;
                 for plan in [vec![], vec![64], vec![100], vec![1], vec![65, 3]] {
-                    for odd in [false, true] {
-                        // `scan` takes the baseline instruction set for odd-length plans.
-                        let mut plan = plan.clone();
-                        if odd == plan.len().is_multiple_of(2) {
-                            plan.push(usize::MAX);
-                        }
-                        let got = scan(&markers, text.as_bytes(), u64::MAX, &plan);
+                    for paths in Paths::every_set() {
+                        let got = scan_with(paths, &markers, text.as_bytes(), u64::MAX, &plan);
                         let got: Vec<&str> = got.matches.iter().map(|m| m.text.as_str()).collect();
                         assert_eq!(
                             got, expected,
-                            "{start}{end} quiet {quiet} gap {gap} plan {plan:?}"
+                            "{start}{end} quiet {quiet} gap {gap} plan {plan:?} {paths:?}"
                         );
                     }
                 }
@@ -347,11 +287,12 @@ fn ascii_walks_stop_at_every_byte_that_is_not_ascii() {
                 let mut text = vec![b'a'; 700];
                 text.splice(at..at + 1, bytes.iter().copied());
                 text.extend_from_slice(tail.as_bytes());
-                // Plans of one, two and three pieces: AVX-512 (or what the CPU has), AVX2
-                // and the baseline (see `scan`).
-                for plan in [vec![], vec![300, 4000], vec![129, 1000, 77]] {
-                    let got = scan(&markers, &text, 100, &plan);
-                    let what = format!("{start}{end}: {bytes:x?} at {at}, plan {plan:?}");
+                // Each set of kernels with one of three plans.
+                let plans = [vec![], vec![300, 4000], vec![129, 1000, 77]];
+                for (k, paths) in Paths::every_set().into_iter().enumerate() {
+                    let plan = &plans[(k + at) % 3];
+                    let got = scan_with(paths, &markers, &text, 100, plan);
+                    let what = format!("{start}{end}: {bytes:x?} at {at}, plan {plan:?} {paths:?}");
                     if *bad != usize::MAX {
                         let offset = (at + bad) as u64;
                         assert!(got.matches.is_empty(), "{what}");
@@ -426,12 +367,15 @@ fn utf8_fast_path_judges_bytes_as_std_does() {
                 let at = bytes.len();
                 bytes.extend_from_slice(sequence);
                 bytes.extend_from_slice(after.as_bytes());
-                // `scan` picks the instruction set from the plan's length.
-                let fast = scan(&markers, &bytes, u64::MAX, &[]);
-                let avx2 = scan(&markers, &bytes, u64::MAX, &[usize::MAX; 2]);
-                let baseline = scan(&markers, &bytes, u64::MAX, &[usize::MAX]);
-                assert_eq!(fast, baseline, "{sequence:02X?} after {at} bytes");
-                assert_eq!(avx2, baseline, "{sequence:02X?} after {at} bytes (AVX2)");
+                // Every set of kernels against the general path alone.
+                let general = scan_with(Paths::general(), &markers, &bytes, u64::MAX, &[]);
+                let mut fast = None;
+                for paths in Paths::every_set() {
+                    let got = scan_with(paths, &markers, &bytes, u64::MAX, &[]);
+                    assert_eq!(got, general, "{sequence:02X?} after {at} bytes, {paths:?}");
+                    fast = Some(got);
+                }
+                let fast = fast.unwrap_or(general);
                 match std::str::from_utf8(&bytes) {
                     Ok(_) => assert_eq!(fast.error, None, "{sequence:02X?}"),
                     Err(e) => assert_eq!(

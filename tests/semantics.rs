@@ -7,7 +7,8 @@ mod common;
 use common::scan;
 use extract_between::card::{self, CARD_JSON};
 use extract_between::{
-    ExtractError, Extractor, MarkerError, Markers, Pos, ScanError, Which, extract, reference,
+    ExtractError, Extractor, MarkerError, Markers, Pos, ScanError, Which, extract,
+    testing::reference,
 };
 
 /// Runs all three implementations; returns extract's answer after checking the others agree.

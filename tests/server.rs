@@ -771,7 +771,7 @@ fn execute_bodies_past_the_memory_budget_get_503() {
 #[test]
 fn stream_endpoint_equals_the_reference_under_chunked_uploads() {
     use common::Case;
-    use extract_between::reference;
+    use extract_between::testing::reference;
     use quickcheck::{Arbitrary, Gen};
 
     fn check(server: &Server, c: &Case) -> Result<(), String> {

@@ -4,7 +4,7 @@
 #![no_main]
 
 use core::ops::ControlFlow;
-use extract_between::reference;
+use extract_between::testing::{self, Paths, reference};
 use extract_between::{
     Capped, Collect, ExtractError, Extractor, Markers, Pos, ScanError, Scanner, Sink,
 };
@@ -94,21 +94,10 @@ impl Seen {
 }
 
 fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize], utf16: bool) -> Seen {
-    // Odd plans take the baseline (SSE2) fast paths even on a CPU with more, plans of 2 or 6
-    // pieces AVX2 even on a CPU with AVX-512, and the others, for texts of odd length,
-    // AVX-512 without VBMI: each instruction set the CPU has is checked.
-    let scanner = match plan.len() % 4 {
-        0 if text.len() % 2 == 1 => Scanner::new(markers).without_vbmi(),
-        0 => Scanner::new(markers),
-        2 => Scanner::new(markers).avx2_simd(),
-        _ => Scanner::new(markers).baseline_simd(),
-    };
-    // Texts whose length is a multiple of 3 set the prefetch hints whatever the CPU's vendor
-    // (on for even lengths, off for odd): both variants of the walks are checked.
-    let mut scanner = match text.len() % 3 {
-        0 => scanner.prefetch_hints(text.len().is_multiple_of(2)),
-        _ => scanner,
-    };
+    // The plan's length and the text's choose the paths: every set of kernels this CPU
+    // runs, each walk on and off, the prefetch hints both ways (see `Paths::vary`).
+    let paths = Paths::vary(plan.len() * 7 + text.len());
+    let mut scanner = testing::scanner(markers, paths);
     let mut sink = Capped::new(Offsets(Collect::default(), utf16), cap as u64);
     let mut rest = text;
     let mut k = 0;

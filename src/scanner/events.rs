@@ -3,40 +3,6 @@
 use super::*;
 
 impl Scanner {
-    /// The event loop of the fast paths. `next(data, i, inside)` finds the needle sought in
-    /// that state from `data[i]`: `Ok(q)` where it occurs, `Err(x)` to hand over at `x`;
-    /// `pos(data, x)` is the position of `data[x]`, asked for `x` never decreasing.
-    #[inline(always)]
-    pub(super) fn events<S: Sink + ?Sized>(
-        &mut self,
-        data: &[u8],
-        sink: &mut S,
-        mut next: impl FnMut(&[u8], usize, bool) -> Result<usize, usize>,
-        mut pos: impl FnMut(&[u8], usize) -> Pos,
-    ) -> (usize, ControlFlow<()>) {
-        let lens = [self.start.bytes().len(), self.end.bytes().len()];
-        let mut run = Run::new(self.state == State::Inside);
-        // `i`: where the search resumes.
-        let mut i = 0;
-        let flow = loop {
-            let q = match next(data, i, run.inside) {
-                Ok(q) => q,
-                Err(x) => {
-                    i = x;
-                    break ControlFlow::Continue(());
-                }
-            };
-            i = q + lens[usize::from(run.inside)];
-            let (begin, end) = (pos(data, q), pos(data, i));
-            let flow = self.report(data, sink, [q, i], [begin, end], &mut run);
-            if flow.is_break() {
-                break flow;
-            }
-        };
-        let at = pos(data, i);
-        self.hand_over(data, sink, (i, at), flow, run)
-    }
-
     /// Reports the needle sought found at `data[q..i]` (`[q, i]`, at positions `[begin,
     /// end]`): a match opened (its `open` held back in `run`), or closed: as one
     /// [`Sink::matched`] call when it opened in this run, else the content from `run.from`
@@ -100,5 +66,29 @@ impl Scanner {
             (_, false) => State::Seek,
         };
         (x, flow)
+    }
+}
+
+/// Where a fast path's run over one slice stands between events.
+pub(super) struct Run {
+    /// Inside a match.
+    pub(super) inside: bool,
+    /// Inside: where the open match's undelivered content begins in the slice.
+    pub(super) from: usize,
+    /// Whether the open match's `open` is held back: a match that also closes in this run
+    /// goes to the sink as one [`Sink::matched`] call. Its content begins at `content`.
+    pub(super) held: bool,
+    pub(super) content: Pos,
+}
+
+impl Run {
+    #[inline(always)]
+    pub(super) fn new(inside: bool) -> Run {
+        Run {
+            inside,
+            from: 0,
+            held: false,
+            content: Pos::default(),
+        }
     }
 }

@@ -47,26 +47,22 @@
 //! see [`crate::utf8::utf16_len`]). The input is validated incrementally: an invalid byte
 //! stops the scan with its offset, after every match completed before it was reported.
 
+use crate::kernels::{Isa, ascii_run_without, streams_without_hints};
 use crate::markers::Markers;
-use crate::utf8::{
-    PREFETCH_AHEAD, all_ascii, ascii_run_without, check, prefetch, sequence_len, stops64,
-    stops64_pair, streams_without_hints, utf16_len, utf16_len_from,
-};
-#[cfg(target_arch = "x86_64")]
-use crate::utf8::{Utf8Block, avx2, avx512};
+use crate::utf8::{all_ascii, check, sequence_len, utf16_len, utf16_len_from};
 use core::fmt;
 use core::ops::ControlFlow;
 use memchr::memmem;
 
-mod ascii;
+mod ascii_walk;
 mod events;
 mod general;
 mod needle;
 mod sink;
 mod units;
-mod walk;
+mod utf8_walk;
 
-use general::*;
+use events::Run;
 use needle::*;
 pub use sink::{Pos, Sink};
 use units::*;
@@ -174,12 +170,37 @@ pub struct Scanner {
     pending: [u8; 4],
     pending_len: usize,
     error: Option<ScanError>,
-    /// The vector instructions the ASCII fast path uses on this CPU.
-    simd: Simd,
-    /// Whether the ASCII path's search for a needle of two bytes or more ([`find_with`],
-    /// [`skip_pairs`]) and the UTF-8 walk ([`Walk::seek`]) ask for data ahead (see
-    /// [`streams_without_hints`]).
-    hints: bool,
+    /// Which fast paths run, with which kernels.
+    paths: Paths,
+}
+
+/// The fast paths a scanner takes and the kernels they use: by default what this CPU runs
+/// best (tests, fuzzing and benches choose others through `testing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Paths {
+    /// The kernels the walks use.
+    pub isa: Isa,
+    /// The ASCII walk (`scan_ascii`).
+    pub ascii: bool,
+    /// The UTF-8 walk (`scan_utf8`).
+    pub utf8: bool,
+    /// Whether the ASCII walk's search for a marker of two bytes or more and the UTF-8 walk
+    /// ask for data ahead (see `kernels::streams_without_hints`).
+    pub hints: bool,
+}
+
+impl Paths {
+    /// What this CPU runs best.
+    pub fn detect() -> Paths {
+        let isa = Isa::detect();
+        let (ascii, utf8) = isa.walks();
+        Paths {
+            isa,
+            ascii,
+            utf8,
+            hints: !streams_without_hints(),
+        }
+    }
 }
 
 impl Scanner {
@@ -201,97 +222,14 @@ impl Scanner {
             pending: [0; 4],
             pending_len: 0,
             error: None,
-            simd: Simd::detect(),
-            hints: !streams_without_hints(),
+            paths: Paths::detect(),
         }
     }
 
-    /// The same scanner, but its ASCII fast path uses the baseline instructions (SSE2 on
-    /// x86-64) even where the CPU has AVX2: for tests and fuzzing, which check both paths
-    /// on one machine.
-    ///
-    /// ```
-    /// use extract_between::{Collect, Markers, Scanner};
-    /// let text = "x".repeat(200) + "[a]";
-    /// let mut s = Scanner::new(&Markers::new("[", "]").unwrap()).baseline_simd();
-    /// let mut found = Collect::default();
-    /// s.feed(text.as_bytes(), &mut found).unwrap();
-    /// assert_eq!(found.matches[0].text, "a");
-    /// ```
-    #[doc(hidden)]
-    pub fn baseline_simd(mut self) -> Scanner {
-        self.simd = Simd::Baseline;
-        self
-    }
-
-    /// The same scanner, but using AVX2 at most (not AVX-512) where the CPU has it: for
-    /// tests and fuzzing, which check every instruction set the CPU has.
-    ///
-    /// ```
-    /// use extract_between::{Collect, Markers, Scanner};
-    /// let text = "字".repeat(100) + "「a」";
-    /// let mut s = Scanner::new(&Markers::new("「", "」").unwrap()).avx2_simd();
-    /// let mut found = Collect::default();
-    /// s.feed(text.as_bytes(), &mut found).unwrap();
-    /// assert_eq!(found.matches[0].text, "a");
-    /// ```
-    #[doc(hidden)]
-    pub fn avx2_simd(self) -> Scanner {
-        #[cfg(target_arch = "x86_64")]
-        return self.below_avx512(Simd::Avx2);
-        #[cfg(not(target_arch = "x86_64"))]
-        self
-    }
-
-    /// The same scanner as a CPU with AVX-512 BW but without VBMI runs it (the AVX-512 ASCII
-    /// path, the AVX2 UTF-8 path) where this CPU has both: for tests and fuzzing, which check
-    /// that combination on one machine.
-    ///
-    /// ```
-    /// use extract_between::{Collect, Markers, Scanner};
-    /// let text = "x".repeat(100) + &"字".repeat(100) + "「a」";
-    /// let mut s = Scanner::new(&Markers::new("「", "」").unwrap()).without_vbmi();
-    /// let mut found = Collect::default();
-    /// s.feed(text.as_bytes(), &mut found).unwrap();
-    /// assert_eq!(found.matches[0].text, "a");
-    /// ```
-    #[doc(hidden)]
-    pub fn without_vbmi(self) -> Scanner {
-        #[cfg(target_arch = "x86_64")]
-        return self.below_avx512(Simd::Avx512 { vbmi: false });
-        #[cfg(not(target_arch = "x86_64"))]
-        self
-    }
-
-    /// The same scanner, asking for data ahead in the walks that do so on this CPU's vendor
-    /// only (`on`: as on Intel; off: as on AMD) or not: for tests and fuzzing, which check
-    /// both ways on one machine. (A hint reads nothing the program sees; the results never
-    /// differ.)
-    ///
-    /// ```
-    /// use extract_between::{Collect, Markers, Scanner};
-    /// let text = "x".repeat(300) + "<b>a</b>";
-    /// for on in [false, true] {
-    ///     let mut s = Scanner::new(&Markers::new("<b>", "</b>").unwrap()).prefetch_hints(on);
-    ///     let mut found = Collect::default();
-    ///     s.feed(text.as_bytes(), &mut found).unwrap();
-    ///     assert_eq!(found.matches[0].text, "a");
-    /// }
-    /// ```
-    #[doc(hidden)]
-    pub fn prefetch_hints(mut self, on: bool) -> Scanner {
-        self.hints = on;
-        self
-    }
-
-    /// The same scanner with `simd` where the CPU has AVX-512 (and so everything `simd`
-    /// asks for); otherwise unchanged.
-    #[cfg(target_arch = "x86_64")]
-    fn below_avx512(self, simd: Simd) -> Scanner {
-        if matches!(self.simd, Simd::Avx512 { .. }) {
-            return Scanner { simd, ..self };
-        }
-        self
+    /// The same scanner taking `paths` (for `testing`).
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
+    pub(crate) fn with_paths(self, paths: Paths) -> Scanner {
+        Scanner { paths, ..self }
     }
 
     /// Scans the next chunk of input, reporting to `sink`.
@@ -341,7 +279,7 @@ impl Scanner {
                 }
             }
         }
-        if self.held == 0 && chunk.first().is_some_and(u8::is_ascii) {
+        if self.paths.ascii && self.held == 0 && chunk.first().is_some_and(u8::is_ascii) {
             // ASCII markers over ASCII text: validation and search in one pass, up to the
             // first non-ASCII byte (so not even set up when that is the first).
             let (n, flow) = self.scan_ascii(chunk, sink);
@@ -358,7 +296,7 @@ impl Scanner {
                 return Ok(flow);
             }
         }
-        if self.held == 0 && chunk.len() >= UTF8_MIN_CHUNK {
+        if self.paths.utf8 && self.held == 0 && chunk.len() >= UTF8_MIN_CHUNK {
             // Any text, with AVX2: validation, UTF-16 counting and search in one pass. Also
             // for sinks that decline UTF-16 offsets: the count is a few instructions per
             // block, and the pass beats simdutf8 then memmem on CJK text (1.17x).

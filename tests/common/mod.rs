@@ -5,6 +5,7 @@
 #[cfg(feature = "server")]
 pub mod http;
 
+use extract_between::testing::{Paths, scanner};
 use extract_between::{Capped, Collect, Collected, Markers, ScanError, Scanner, Sink};
 use quickcheck::{Arbitrary, Gen};
 
@@ -152,23 +153,24 @@ pub struct Scanned {
     pub max_buffered: usize,
 }
 
-/// Feeds `bytes` to a scanner in chunks cycling through `plan` (empty plan: one chunk).
+/// Feeds `bytes` to a scanner in chunks cycling through `plan` (empty plan: one chunk). The
+/// plan's length and the text's choose the scanner's paths (see `Paths::vary`), so that over a
+/// property's cases every set of kernels this CPU runs is taken, each walk on and off, and
+/// the prefetch hints both ways.
 pub fn scan(markers: &Markers, bytes: &[u8], max_matches: u64, plan: &[usize]) -> Scanned {
-    // Odd plans take the baseline (SSE2) fast paths even on a CPU with more, plans of 2 or 6
-    // pieces AVX2 even on a CPU with AVX-512, and the others, for texts of odd length,
-    // AVX-512 without VBMI: each instruction set the CPU has is checked.
-    let scanner = match plan.len() % 4 {
-        0 if bytes.len() % 2 == 1 => Scanner::new(markers).without_vbmi(),
-        0 => Scanner::new(markers),
-        2 => Scanner::new(markers).avx2_simd(),
-        _ => Scanner::new(markers).baseline_simd(),
-    };
-    // Texts whose length is a multiple of 3 set the prefetch hints whatever this CPU's
-    // vendor (on for even lengths, off for odd), so that both variants of the walks run.
-    let mut scanner = match bytes.len() % 3 {
-        0 => scanner.prefetch_hints(bytes.len().is_multiple_of(2)),
-        _ => scanner,
-    };
+    let paths = Paths::vary(plan.len() * 7 + bytes.len());
+    scan_with(paths, markers, bytes, max_matches, plan)
+}
+
+/// [`scan`] with the given paths.
+pub fn scan_with(
+    paths: Paths,
+    markers: &Markers,
+    bytes: &[u8],
+    max_matches: u64,
+    plan: &[usize],
+) -> Scanned {
+    let mut scanner = scanner(markers, paths);
     let mut sink = Capped::new(Collect::default(), max_matches);
     let (error, max_buffered) = feed_all(&mut scanner, &mut sink, bytes, plan);
     Scanned {

@@ -1,4 +1,8 @@
-use super::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
+//! The ASCII and UTF-8 kernels with AVX-512 BW (and VBMI for the UTF-8 block test): one
+//! vector a block, compares straight into bit masks.
+
+use crate::kernels::BlockUnits;
+use crate::kernels::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512,
     _mm512_mask_cmpeq_epi8_mask, _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_or_si512,
@@ -14,18 +18,18 @@ fn load(window: &[u8; 98], at: usize) -> __m512i {
     block(window[at..at + 64].try_into().unwrap_or(&[0; 64]))
 }
 
-/// [`super::stops64`] with AVX-512 BW: one vector, two masks.
+/// `stops64` with AVX-512 BW: one vector, two masks.
 #[inline]
 #[target_feature(enable = "avx512bw")]
-pub(crate) fn stops64(bytes: &[u8; 64], byte: u8) -> u64 {
+pub(super) fn stops64(bytes: &[u8; 64], byte: u8) -> u64 {
     let v = block(bytes);
     _mm512_movepi8_mask(v) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8))
 }
 
-/// [`super::stops64_pair`] with AVX-512 BW (the probe's blocks and bytes apart).
+/// `stops64_pair` with AVX-512 BW.
 #[inline]
 #[target_feature(enable = "avx512bw")]
-pub(crate) fn stops64_pair(bytes: &[u8; 64], at: [&[u8; 64]; 2], probe: [u8; 2]) -> u64 {
+pub(super) fn stops64_pair(bytes: &[u8; 64], at: [&[u8; 64]; 2], probe: [u8; 2]) -> u64 {
     let ([first, second], [b1, b2]) = (at, probe);
     let hits = _mm512_mask_cmpeq_epi8_mask(
         _mm512_cmpeq_epi8_mask(block(first), _mm512_set1_epi8(b1 as i8)),
@@ -35,13 +39,13 @@ pub(crate) fn stops64_pair(bytes: &[u8; 64], at: [&[u8; 64]; 2], probe: [u8; 2])
     _mm512_movepi8_mask(block(bytes)) | hits
 }
 
-/// [`super::avx2::quiet128`] with AVX-512 BW, in vectors but for one test: a byte stops
+/// `quiet128` with AVX-512 BW, in vectors but for one test: a byte stops
 /// where it or `(byte ^ probe) - 1` has its high bit set (not ASCII, or the probed
 /// byte, which is ASCII). Per 128 bytes one mask instead of six (against four compares
 /// into masks and their ORs, ~1.2x faster on AMD Zen 4, where mask operations are dear).
 #[inline]
 #[target_feature(enable = "avx512bw")]
-pub(crate) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
+pub(super) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
     let (byte, one) = (_mm512_set1_epi8(byte as i8), _mm512_set1_epi8(1));
     let stops = |k: usize| {
         let v = block(bytes[64 * k..64 * k + 64].try_into().unwrap_or(&[0; 64]));
@@ -51,12 +55,12 @@ pub(crate) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
     _mm512_test_epi8_mask(_mm512_or_si512(stops(0), stops(1)), high) == 0
 }
 
-/// [`super::avx2::quiet128_pair`] with AVX-512 BW, as [`quiet128`]: the probed bytes
+/// `quiet128_pair` with AVX-512 BW, as [`quiet128`]: the probed bytes
 /// match where `((first ^ b1) | (second ^ b2)) - 1` has its high bit set (also where one
 /// of them is not ASCII: a false alarm the block test then clears).
 #[inline]
 #[target_feature(enable = "avx512bw")]
-pub(crate) fn quiet128_pair(bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
+pub(super) fn quiet128_pair(bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
     let ([first, second], [b1, b2]) = (at, probe);
     let (b1, b2) = (_mm512_set1_epi8(b1 as i8), _mm512_set1_epi8(b2 as i8));
     let one = _mm512_set1_epi8(1);
@@ -82,10 +86,7 @@ pub(crate) fn quiet128_pair(bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 
 #[target_feature(enable = "avx512bw")]
 fn block(bytes: &[u8; 64]) -> __m512i {
     // SAFETY: `bytes` is 64 readable bytes, what the unaligned load reads.
-    #[allow(unsafe_code)]
-    unsafe {
-        _mm512_loadu_si512(bytes.as_ptr().cast())
-    }
+    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
 }
 
 /// A 64-entry table for `_mm512_permutexvar_epi8`: entry `i` is `t`'s entry for the
@@ -109,44 +110,44 @@ const CURRENT_HIGH64: [u8; 64] = table64(&BY_CURRENT_HIGH, 2);
 /// continuation byte, two for a four-byte lead, one otherwise.
 const UNITS64: [u8; 64] = table64(&[1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2], 2);
 
-/// The UTF-16 units of a valid 64-byte block, as [`super::Utf8Block`] but kept in a
+/// The UTF-16 units of a valid 64-byte block, as `Utf8Block` but kept in a
 /// vector, one byte's units per lane: a walk sums them over quiet blocks in a vector
-/// ([`Units::add`]) and only moves them to a register at an event. (As two bit masks
+/// ([`Units::add_to`]) and only moves them to a register at an event. (As two bit masks
 /// moved to registers and counted per block, they cost the quiet loop ~40 % of its speed
 /// on AMD Zen 4, where moves out of mask registers are dear: 9.8 against 17.0 GB/s over
 /// 1 MB of CJK text in a micro-benchmark, the vector sum 17.0.)
 #[derive(Clone, Copy)]
-pub(crate) struct Units(__m512i);
+pub(super) struct Units(__m512i);
 
 impl Units {
-    /// [`Units::total`] of `sum` plus the units of the block's bytes below `k` (all 64
+    /// [`Units::reduce`] of `sum` plus the units of the block's bytes below `k` (all 64
     /// for `k == 64`): one reduction for both, as an event needs them.
     #[inline]
     #[target_feature(enable = "avx512bw")]
-    pub(crate) fn total_below(&self, k: u32, sum: __m512i) -> u64 {
+    fn reduce_below(&self, k: u32, sum: __m512i) -> u64 {
         let below = if k >= 64 { !0 } else { (1u64 << k) - 1 };
-        Units::total(Units(_mm512_maskz_mov_epi8(below, self.0)).add(sum))
+        Units::reduce(Units(_mm512_maskz_mov_epi8(below, self.0)).add_to(sum))
     }
 
-    /// `sum` plus the block's units, in the 64-bit lanes of a vector ([`Units::total`]).
+    /// `sum` plus the block's units, in the 64-bit lanes of a vector ([`Units::reduce`]).
     #[inline]
     #[target_feature(enable = "avx512bw")]
-    pub(crate) fn add(&self, sum: __m512i) -> __m512i {
+    fn add_to(&self, sum: __m512i) -> __m512i {
         _mm512_add_epi64(sum, _mm512_sad_epu8(self.0, _mm512_setzero_si512()))
     }
 
-    /// The units summed by [`Units::add`] from a zero vector.
+    /// The units summed by [`Units::add_to`] from a zero vector.
     #[inline]
     #[target_feature(enable = "avx512bw")]
-    pub(crate) fn total(sum: __m512i) -> u64 {
+    fn reduce(sum: __m512i) -> u64 {
         _mm512_reduce_add_epi64(sum) as u64
     }
 }
 
-/// [`super::avx2::utf8_block`] with AVX-512 BW and VBMI.
+/// `utf8_block` with AVX-512 BW and VBMI.
 #[inline]
 #[target_feature(enable = "avx512bw,avx512vbmi")]
-pub(crate) fn utf8_block(window: &[u8; 98], probe: [(usize, u8); 2]) -> Option<(Units, u64)> {
+pub(super) fn utf8_block(window: &[u8; 98], probe: [(usize, u8); 2]) -> Option<(Units, u64)> {
     // `vpermb` looks up 64-entry tables with the index's low six bits: the nibble
     // lookups need no mask (three instructions fewer than with `vpshufb` per block).
     let lookup = |index, t: &[u8; 64]| _mm512_permutexvar_epi8(index, block(t));
@@ -177,11 +178,51 @@ pub(crate) fn utf8_block(window: &[u8; 98], probe: [(usize, u8); 2]) -> Option<(
     Some((units, candidates(window, probe)))
 }
 
-/// [`super::avx2::candidates`] with AVX-512 BW.
+/// `candidates` with AVX-512 BW.
 #[inline]
 #[target_feature(enable = "avx512bw")]
-pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
+pub(super) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
     probe.into_iter().fold(!0, |hits, (at, byte)| {
         _mm512_mask_cmpeq_epi8_mask(hits, load(window, 3 + at), _mm512_set1_epi8(byte as i8))
+    })
+}
+
+/// A value of [`Units`] is only made by [`utf8_block`], which runs only on a CPU with
+/// AVX-512 BW: the requirement of the methods called here.
+impl BlockUnits for Units {
+    type Sum = __m512i;
+    #[inline(always)]
+    fn zero() -> __m512i {
+        // SAFETY: see the impl (AVX-512 F, part of BW).
+        unsafe { _mm512_setzero_si512() }
+    }
+    #[inline(always)]
+    fn add(&self, sum: __m512i) -> __m512i {
+        // SAFETY: see the impl.
+        unsafe { self.add_to(sum) }
+    }
+    #[inline(always)]
+    fn total(sum: __m512i) -> u64 {
+        // SAFETY: see the impl.
+        unsafe { Units::reduce(sum) }
+    }
+    #[inline(always)]
+    fn total_below(&self, k: u32, sum: __m512i) -> u64 {
+        // SAFETY: see the impl.
+        unsafe { self.reduce_below(k, sum) }
+    }
+}
+
+/// `skip_quiet_pairs` with [`quiet128_pair`], out of line (see the contract).
+#[inline(never)]
+#[target_feature(enable = "avx512bw")]
+pub(super) fn skip_quiet_pairs<const HINT: bool>(
+    data: &[u8],
+    i: usize,
+    reach: usize,
+    probe: [(usize, u8); 2],
+) -> usize {
+    crate::kernels::skip_quiet_pairs_with::<HINT>(data, i, reach, probe, |b, at, p| {
+        quiet128_pair(b, at, p)
     })
 }

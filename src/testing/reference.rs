@@ -23,7 +23,7 @@ fn index_of(hay: &[u16], needle: &[u16], from: usize) -> Option<usize> {
 /// Runs the card's loop on UTF-16 code units.
 ///
 /// ```
-/// use extract_between::reference::extract;
+/// use extract_between::testing::reference::extract;
 /// let (m, truncated) = extract("pre[one]mid[two]post", "[", "]", 100).unwrap();
 /// assert_eq!(m, vec!["one".encode_utf16().collect::<Vec<_>>(), "two".encode_utf16().collect()]);
 /// assert!(!truncated);

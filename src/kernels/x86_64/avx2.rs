@@ -1,4 +1,7 @@
-use super::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
+//! The ASCII and UTF-8 kernels with AVX2: two 32-byte vectors a block.
+
+use crate::kernels::Utf8Block;
+use crate::kernels::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
 use core::arch::x86_64::{
     __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
     _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi8, _mm256_setzero_si256,
@@ -13,7 +16,7 @@ fn lane(block: &[u8; 64], k: usize) -> __m256i {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn stops64(block: &[u8; 64], byte: u8) -> u64 {
+pub(super) fn stops64(block: &[u8; 64], byte: u8) -> u64 {
     let byte = _mm256_set1_epi8(byte as i8);
     mask(core::array::from_fn(|k| {
         let v = lane(block, k);
@@ -23,7 +26,7 @@ pub(crate) fn stops64(block: &[u8; 64], byte: u8) -> u64 {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn stops64_pair(block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2]) -> u64 {
+pub(super) fn stops64_pair(block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2]) -> u64 {
     let ([first, second], [b1, b2]) = (at, bytes);
     let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
     mask(core::array::from_fn(|k| {
@@ -39,7 +42,7 @@ pub(crate) fn stops64_pair(block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2])
 /// stretches tests this, one byte mask for 128 bytes (OR-ed as vectors first).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
+pub(super) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
     let byte = _mm256_set1_epi8(byte as i8);
     let stops = (0..4).fold(_mm256_setzero_si256(), |acc, k| {
         let v = load32(bytes[32 * k..32 * k + 32].try_into().unwrap_or(&[0; 32]));
@@ -52,7 +55,7 @@ pub(crate) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
 /// bytes from each probed offset), as [`quiet128`].
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn quiet128_pair(bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
+pub(super) fn quiet128_pair(bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
     let ([first, second], [b1, b2]) = (at, probe);
     let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
     let lane =
@@ -89,7 +92,7 @@ fn table(t: [u8; 16]) -> __m256i {
 /// broadcasts from memory, each a load and a uop on the shuffle port the lookups need;
 /// as values they stay in registers there (or come back with a plain load).
 #[derive(Clone, Copy)]
-pub(crate) struct Consts {
+pub(super) struct Consts {
     nibble: __m256i,
     prev_high: __m256i,
     prev_low: __m256i,
@@ -102,7 +105,7 @@ pub(crate) struct Consts {
 impl Consts {
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(crate) fn new() -> Consts {
+    pub(super) fn new() -> Consts {
         core::hint::black_box(Consts {
             nibble: _mm256_set1_epi8(0x0F),
             prev_high: table(BY_PREV_HIGH),
@@ -121,11 +124,11 @@ impl Consts {
 /// offsets in the needle, at most 31, and bytes; see [`candidates`]).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn utf8_block(
+pub(super) fn utf8_block(
     consts: &Consts,
     window: &[u8; 98],
     probe: [(usize, u8); 2],
-) -> Option<(super::Utf8Block, u64)> {
+) -> Option<(Utf8Block, u64)> {
     let Consts {
         nibble,
         prev_high,
@@ -175,14 +178,14 @@ pub(crate) fn utf8_block(
     if _mm256_testz_si256(errors, errors) == 0 {
         return None;
     }
-    Some((super::Utf8Block { conts, fours }, hits))
+    Some((Utf8Block { conts, fours }, hits))
 }
 
 /// Where the needle's probe bytes sit in the block `window[3..67]`: bit `k` is set when
 /// `window[3 + k + offset] == byte` for each `(offset, byte)` of `probe`.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
+pub(super) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
     [3, 35].into_iter().fold(0, |hits, at| {
         let hit = probe
             .into_iter()
@@ -199,7 +202,7 @@ pub(crate) fn candidates(window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
 /// A needle of up to 32 bytes, ready to be compared with the bytes at a candidate in
 /// one vector compare (instead of a call to `memcmp` for a needle of a few bytes).
 #[derive(Clone, Copy)]
-pub(crate) struct Prefix {
+pub(super) struct Prefix {
     bytes: __m256i,
     /// One bit per byte of the needle.
     mask: u32,
@@ -209,7 +212,7 @@ impl Prefix {
     /// The needle `bytes[..len]`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(crate) fn new(bytes: &[u8; 32], len: usize) -> Prefix {
+    pub(super) fn new(bytes: &[u8; 32], len: usize) -> Prefix {
         Prefix {
             bytes: load32(bytes),
             mask: if len >= 32 { !0 } else { (1u32 << len) - 1 },
@@ -219,7 +222,7 @@ impl Prefix {
     /// Whether `here` begins with the needle.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(crate) fn starts(&self, here: &[u8; 32]) -> bool {
+    pub(super) fn starts(&self, here: &[u8; 32]) -> bool {
         let equal = _mm256_movemask_epi8(_mm256_cmpeq_epi8(load32(here), self.bytes)) as u32;
         equal & self.mask == self.mask
     }
@@ -232,10 +235,7 @@ impl Prefix {
 #[target_feature(enable = "avx2")]
 fn load32(bytes: &[u8; 32]) -> __m256i {
     // SAFETY: `bytes` is 32 readable bytes, what the unaligned load reads.
-    #[allow(unsafe_code)]
-    unsafe {
-        _mm256_loadu_si256(bytes.as_ptr().cast())
-    }
+    unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
 }
 
 #[inline]
@@ -246,4 +246,18 @@ fn mask(lanes: [__m256i; 2]) -> u64 {
     }
     let half = |v| u64::from(_mm256_movemask_epi8(v) as u32);
     half(lanes[0]) | half(lanes[1]) << 32
+}
+
+/// `skip_quiet_pairs` with [`quiet128_pair`], out of line (see the contract).
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+pub(super) fn skip_quiet_pairs<const HINT: bool>(
+    data: &[u8],
+    i: usize,
+    reach: usize,
+    probe: [(usize, u8); 2],
+) -> usize {
+    crate::kernels::skip_quiet_pairs_with::<HINT>(data, i, reach, probe, |b, at, p| {
+        quiet128_pair(b, at, p)
+    })
 }
