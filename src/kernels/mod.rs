@@ -44,19 +44,6 @@ pub(crate) trait AsciiKernels: Copy {
     /// ASCII; otherwise it may answer `false` where nothing stops (a false alarm costs the
     /// walk one block test), never `true` where something does.
     fn quiet128_pair(self, bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool;
-
-    /// From `i`, the first multiple of 128 bytes on whose 128 bytes (and the `reach` after
-    /// them) [`AsciiKernels::quiet128_pair`] answers `false`, or that is not wholly in
-    /// `data`. Out of line, compiled per instruction set: inlined into the walk, its loop
-    /// reloaded its constant vectors from the stack at every step. `HINT`: whether it asks
-    /// for data ahead ([`prefetch`]).
-    fn skip_quiet_pairs<const HINT: bool>(
-        self,
-        data: &[u8],
-        i: usize,
-        reach: usize,
-        probe: [(usize, u8); 2],
-    ) -> usize;
 }
 
 /// UTF-8 validation, UTF-16 counting and the search for a marker's bytes in one pass over
@@ -145,12 +132,23 @@ impl BlockUnits for Utf8Block {
     }
 }
 
-/// Work that runs with the kernels of one instruction set (see [`Isa::run`]).
+/// Work that runs with the kernels of one set over one slice (see [`Isa::run`]). Its state
+/// and its sink are arguments of the entry function, not fields of the job, so that the
+/// compiler knows they do not alias (as fields, every write to the sink reloaded the walk's
+/// state: a dense scan into a `Vec` ran 1.15x slower).
 pub(crate) trait Job {
+    type State: ?Sized;
+    type Sink: ?Sized;
     type Out;
     /// Runs with `ascii` and `utf8`. Implementations are `#[inline(always)]`, so that they
     /// are compiled inside the entry function of the set.
-    fn run<A: AsciiKernels, U: Utf8Kernels>(self, ascii: A, utf8: U) -> Self::Out;
+    fn run<A: AsciiKernels, U: Utf8Kernels>(
+        self,
+        state: &mut Self::State,
+        data: &[u8],
+        sink: &mut Self::Sink,
+        kernels: (A, U),
+    ) -> Self::Out;
 }
 
 /// An instruction set this CPU runs, as found at run time. Only detection makes one, so
@@ -215,21 +213,27 @@ impl Isa {
         }
     }
 
-    /// Runs `job` with this set's kernels, compiled with its instructions.
+    /// Runs `job` over `data` with this set's kernels, compiled with its instructions.
     #[inline(always)]
-    pub(crate) fn run<J: Job>(self, job: J) -> J::Out {
+    pub(crate) fn run<J: Job>(
+        self,
+        job: J,
+        state: &mut J::State,
+        data: &[u8],
+        sink: &mut J::Sink,
+    ) -> J::Out {
         match self.0 {
-            Set::Portable => with_portable(job),
+            Set::Portable => with_portable(job, state, data, sink),
             #[cfg(target_arch = "x86_64")]
-            set => x86_64::run(set, job),
+            set => x86_64::run(set, job, state, data, sink),
         }
     }
 }
 
 /// The portable kernels' entry function (as each set has one).
 #[inline(never)]
-fn with_portable<J: Job>(job: J) -> J::Out {
-    job.run(Portable, Portable)
+fn with_portable<J: Job>(job: J, state: &mut J::State, data: &[u8], sink: &mut J::Sink) -> J::Out {
+    job.run(state, data, sink, (Portable, Portable))
 }
 
 /// Whether this CPU's hardware prefetchers keep the ASCII search for a marker of two bytes
@@ -253,29 +257,6 @@ pub(crate) fn prefetch(data: &[u8], at: usize) {
     x86_64::prefetch(data, at);
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (data, at);
-}
-
-/// The loop of [`AsciiKernels::skip_quiet_pairs`], given a set's `quiet` test.
-#[inline(always)]
-fn skip_quiet_pairs_with<const HINT: bool>(
-    data: &[u8],
-    mut i: usize,
-    reach: usize,
-    [(i1, b1), (i2, b2)]: [(usize, u8); 2],
-    quiet: impl Fn(&[u8; 128], [&[u8; 128]; 2], [u8; 2]) -> bool,
-) -> usize {
-    while let Some(window) = data.get(i..i + 128 + reach) {
-        if HINT {
-            prefetch(data, i + PREFETCH_AHEAD);
-            prefetch(data, i + PREFETCH_AHEAD + 64);
-        }
-        let two = |at: usize| -> &[u8; 128] { window[at..][..128].try_into().unwrap_or(&[0; 128]) };
-        if !quiet(two(0), [two(i1), two(i2)], [b1, b2]) {
-            break;
-        }
-        i += 128;
-    }
-    i
 }
 
 /// Length of the longest prefix of `bytes`, in whole 64-byte blocks, that is ASCII and does

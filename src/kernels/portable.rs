@@ -3,7 +3,7 @@
 //! they are all there is (and the scanner takes its general path).
 
 use super::lookup::{BY_CURRENT_HIGH, BY_PREV_HIGH, BY_PREV_LOW};
-use super::{AsciiKernels, Utf8Block, Utf8Kernels, skip_quiet_pairs_with};
+use super::{AsciiKernels, Utf8Block, Utf8Kernels};
 
 /// The portable kernels (any CPU).
 #[derive(Clone, Copy, Debug)]
@@ -29,18 +29,6 @@ impl AsciiKernels for Portable {
 
     fn quiet128_pair(self, bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
         (0..128).all(|k| bytes[k] < 0x80 && (at[0][k] != probe[0] || at[1][k] != probe[1]))
-    }
-
-    fn skip_quiet_pairs<const HINT: bool>(
-        self,
-        data: &[u8],
-        i: usize,
-        reach: usize,
-        probe: [(usize, u8); 2],
-    ) -> usize {
-        skip_quiet_pairs_with::<HINT>(data, i, reach, probe, |b, at, bytes| {
-            self.quiet128_pair(b, at, bytes)
-        })
     }
 }
 

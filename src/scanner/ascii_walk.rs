@@ -4,18 +4,35 @@
 use super::*;
 use crate::kernels::{AsciiKernels, Job, PREFETCH_AHEAD, Utf8Kernels, prefetch};
 
-/// The ASCII walk over one slice, run by the kernels' dispatch.
-struct AsciiWalk<'a, S: ?Sized> {
-    scanner: &'a mut Scanner,
-    data: &'a [u8],
-    sink: &'a mut S,
+/// The ASCII walk over one slice with one way to seek, run by the kernels' dispatch: each way
+/// gets its own entry function (in one, the other's registers spilled the dense loop's).
+struct AsciiWalk<S: ?Sized, F> {
+    seek: F,
+    sink: core::marker::PhantomData<fn(&mut S)>,
 }
 
-impl<S: Sink + ?Sized> Job for AsciiWalk<'_, S> {
+impl<S: Sink + ?Sized, F: Seek> Job for AsciiWalk<S, F> {
+    type State = Scanner;
+    type Sink = S;
     type Out = (usize, ControlFlow<()>);
     #[inline(always)]
-    fn run<A: AsciiKernels, U: Utf8Kernels>(self, kernels: A, _: U) -> Self::Out {
-        self.scanner.scan_ascii_with(kernels, self.data, self.sink)
+    fn run<A: AsciiKernels, U: Utf8Kernels>(
+        self,
+        scanner: &mut Scanner,
+        data: &[u8],
+        sink: &mut S,
+        (kernels, _): (A, U),
+    ) -> Self::Out {
+        scanner.ascii_events(kernels, data, sink, self.seek)
+    }
+}
+
+impl<S: ?Sized, F> AsciiWalk<S, F> {
+    fn new(seek: F) -> Self {
+        AsciiWalk {
+            seek,
+            sink: core::marker::PhantomData,
+        }
     }
 }
 
@@ -32,20 +49,6 @@ impl Scanner {
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
         let isa = self.paths.isa;
-        isa.run(AsciiWalk {
-            scanner: self,
-            data,
-            sink,
-        })
-    }
-
-    #[inline(always)]
-    fn scan_ascii_with<K: AsciiKernels, S: Sink + ?Sized>(
-        &mut self,
-        kernels: K,
-        data: &[u8],
-        sink: &mut S,
-    ) -> (usize, ControlFlow<()>) {
         // Two one-byte markers are read without copying their probes first: that copy was
         // about a quarter of the per-chunk work outside the walk on text without markers.
         let byte = |n: &Needle| match &n.probe {
@@ -54,27 +57,26 @@ impl Scanner {
         };
         if let (Some(s), Some(e)) = (byte(&self.start), byte(&self.end)) {
             let seek = OneBytes {
-                kernels,
                 blocks: Blocks::default(),
                 bytes: [s, e],
             };
-            return self.ascii_events(data, sink, seek);
+            return isa.run(AsciiWalk::new(seek), self, data, sink);
         }
         // The marker sought in each state, read once (`None`: the general path's job).
         let ascii = |p: Option<Probe>| p.filter(|p| p.ascii);
         let seek = Probes {
-            kernels,
             probes: [ascii(self.start.probe), ascii(self.end.probe)],
             hint: self.paths.hints,
         };
-        self.ascii_events(data, sink, seek)
+        isa.run(AsciiWalk::new(seek), self, data, sink)
     }
 
     /// The event loop of the ASCII walk: each marker `seek` finds is reported, until it
     /// hands over.
     #[inline(always)]
-    fn ascii_events<S: Sink + ?Sized>(
+    fn ascii_events<K: AsciiKernels, S: Sink + ?Sized>(
         &mut self,
+        kernels: K,
         data: &[u8],
         sink: &mut S,
         mut seek: impl Seek,
@@ -85,7 +87,7 @@ impl Scanner {
         // `i`: where the search resumes.
         let mut i = 0;
         let flow = loop {
-            let q = match seek.next(data, i, run.inside) {
+            let q = match seek.next(kernels, data, i, run.inside) {
                 Ok(q) => q,
                 Err(x) => {
                     i = x;
@@ -109,36 +111,59 @@ impl Scanner {
 /// closure is compiled without the entry function's instructions, so the kernels it calls
 /// are not inlined into it (no closure in the walks calls a kernel).
 trait Seek {
-    fn next(&mut self, data: &[u8], i: usize, inside: bool) -> Result<usize, usize>;
+    fn next<K: AsciiKernels>(
+        &mut self,
+        kernels: K,
+        data: &[u8],
+        i: usize,
+        inside: bool,
+    ) -> Result<usize, usize>;
 }
 
 /// Two one-byte markers: each block is tested once per marker, however many events it holds.
-struct OneBytes<K> {
-    kernels: K,
+struct OneBytes {
     blocks: Blocks,
     bytes: [u8; 2],
 }
 
-impl<K: AsciiKernels> Seek for OneBytes<K> {
+impl Seek for OneBytes {
     #[inline(always)]
-    fn next(&mut self, data: &[u8], i: usize, inside: bool) -> Result<usize, usize> {
-        let k = usize::from(inside);
-        self.blocks.next(self.kernels, data, i, k, self.bytes[k])
+    fn next<K: AsciiKernels>(
+        &mut self,
+        kernels: K,
+        data: &[u8],
+        i: usize,
+        inside: bool,
+    ) -> Result<usize, usize> {
+        // Selected, not indexed by `inside`: an indexed array stays in memory, a load per
+        // event on dense text.
+        let byte = if inside { self.bytes[1] } else { self.bytes[0] };
+        self.blocks
+            .next(kernels, data, i, usize::from(inside), byte)
     }
 }
 
 /// Markers probed by two bytes (see [`Probe`]); `None`: not ASCII, the general path's.
-struct Probes<K> {
-    kernels: K,
+struct Probes {
     probes: [Option<Probe>; 2],
     hint: bool,
 }
 
-impl<K: AsciiKernels> Seek for Probes<K> {
+impl Seek for Probes {
     #[inline(always)]
-    fn next(&mut self, data: &[u8], i: usize, inside: bool) -> Result<usize, usize> {
-        match &self.probes[usize::from(inside)] {
-            Some(probe) => find(self.kernels, data, i, probe, self.hint),
+    fn next<K: AsciiKernels>(
+        &mut self,
+        kernels: K,
+        data: &[u8],
+        i: usize,
+        inside: bool,
+    ) -> Result<usize, usize> {
+        match if inside {
+            &self.probes[1]
+        } else {
+            &self.probes[0]
+        } {
+            Some(probe) => find(kernels, data, i, probe, self.hint),
             None => Err(i),
         }
     }
@@ -173,7 +198,10 @@ impl Blocks {
             self.tests = [None, None];
             prefetch(data, i + PREFETCH_AHEAD);
         }
-        let block = |base: usize| -> Option<&[u8; 64]> { data.get(base..)?.first_chunk() };
+        let block = |base: usize| -> Option<&[u8; 64]> {
+            data.get(base..base + 64)
+                .map(|b| b.try_into().unwrap_or(&[0; 64]))
+        };
         let Some(current) = block(self.base) else {
             return last_block(kernels, data, i.max(self.base), byte);
         };
@@ -199,8 +227,8 @@ impl Blocks {
                 // little back into the quiet block, so that no load straddles cache lines.
                 let back = (data.as_ptr() as usize + self.base) % 64;
                 let mut next = self.base + 64 - back;
-                while let Some(two) = data.get(next..).and_then(<[u8]>::first_chunk) {
-                    if !kernels.quiet128(two, byte) {
+                while let Some(two) = data.get(next..next + 128) {
+                    if !kernels.quiet128(two.try_into().unwrap_or(&[0; 128]), byte) {
                         break;
                     }
                     next += 128;
@@ -249,11 +277,10 @@ fn find<K: AsciiKernels>(
             // 64-byte boundary of memory a little back into the quiet block (so that the
             // blocks' own loads do not straddle cache lines).
             i += 64 - (data.as_ptr() as usize + i) % 64;
-            let pairs = [probe.first, probe.second];
             i = if hint {
-                kernels.skip_quiet_pairs::<true>(data, i, reach, pairs)
+                skip_quiet::<K, true>(kernels, data, i, reach, probe)
             } else {
-                kernels.skip_quiet_pairs::<false>(data, i, reach, pairs)
+                skip_quiet::<K, false>(kernels, data, i, reach, probe)
             };
             continue;
         }
@@ -272,6 +299,33 @@ fn find<K: AsciiKernels>(
         }
         _ => Err(i),
     }
+}
+
+/// The quiet walk of [`find`]: from `i`, the first multiple of 128 bytes on whose 128 bytes
+/// (and the `reach` after them) [`AsciiKernels::quiet128_pair`] answers `false`, or that is
+/// not wholly in `data`. `HINT`: whether it asks for data ahead (a constant: the loop is
+/// the hottest on sparse text).
+#[inline(always)]
+fn skip_quiet<K: AsciiKernels, const HINT: bool>(
+    kernels: K,
+    data: &[u8],
+    mut i: usize,
+    reach: usize,
+    probe: &Probe,
+) -> usize {
+    let ((i1, b1), (i2, b2)) = (probe.first, probe.second);
+    while let Some(window) = data.get(i..i + 128 + reach) {
+        if HINT {
+            prefetch(data, i + PREFETCH_AHEAD);
+            prefetch(data, i + PREFETCH_AHEAD + 64);
+        }
+        let two = |at: usize| -> &[u8; 128] { window[at..][..128].try_into().unwrap_or(&[0; 128]) };
+        if !kernels.quiet128_pair(two(0), [two(i1), two(i2)], [b1, b2]) {
+            break;
+        }
+        i += 128;
+    }
+    i
 }
 
 /// [`AsciiKernels::stops64_pair`] of the block at the start of `window` (at least a block
@@ -317,10 +371,10 @@ fn last_block<K: AsciiKernels>(
     i: usize,
     byte: u8,
 ) -> Result<usize, usize> {
-    let Some(last) = data.last_chunk::<64>() else {
+    let Some(w) = data.len().checked_sub(64) else {
         return Err(i);
     };
-    let w = data.len() - 64;
+    let last: &[u8; 64] = data[w..].try_into().unwrap_or(&[0; 64]);
     if i <= w || i >= data.len() {
         // (`i <= w` does not happen: there would be a whole block after `i`.)
         return Err(i);

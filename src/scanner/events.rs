@@ -1,4 +1,6 @@
-//! Where matches reach the [`Sink`]: the events of a found marker, in order.
+//! Where matches reach the [`Sink`]: every path reports a found marker through
+//! [`Scanner::report`], ends its run over a slice with [`Scanner::hand_over`], and passes
+//! content outside a run with [`deliver`].
 
 use super::*;
 
@@ -69,7 +71,7 @@ impl Scanner {
     }
 }
 
-/// Where a fast path's run over one slice stands between events.
+/// Where a run over one slice stands between events.
 pub(super) struct Run {
     /// Inside a match.
     pub(super) inside: bool,
@@ -91,4 +93,17 @@ impl Run {
             content: Pos::default(),
         }
     }
+}
+
+/// Passes `content` of the open match to the sink; a stop ends the scan (`state`).
+pub(super) fn deliver<S: Sink + ?Sized>(
+    state: &mut State,
+    content: &[u8],
+    sink: &mut S,
+) -> ControlFlow<()> {
+    let flow = sink.content(content);
+    if flow.is_break() {
+        *state = State::Stopped;
+    }
+    flow
 }

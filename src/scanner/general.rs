@@ -5,6 +5,14 @@
 use super::*;
 
 impl Scanner {
+    /// The marker sought now: the end marker inside a match, else the start marker.
+    pub(super) fn sought(&self) -> (bool, &Needle) {
+        match self.state {
+            State::Inside => (true, &self.end),
+            _ => (false, &self.start),
+        }
+    }
+
     /// Takes what the ASCII path leaves at the end of a chunk when it is ASCII and shorter
     /// than the marker sought: no occurrence can end in it, so it only decides how much of a
     /// prefix of the marker to hold, as the general path would after a search that fails.
@@ -16,40 +24,22 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
     ) -> Option<ControlFlow<()>> {
-        let inside = self.state == State::Inside;
-        let needle = if inside { &self.end } else { &self.start };
+        let (inside, needle) = self.sought();
         if self.held != 0 || data.len() >= needle.bytes().len() || !data.is_ascii() {
             return None;
         }
-        if self.hold_tail(data, sink).is_break() {
-            self.state = State::Stopped;
+        let held = needle.tail_prefix(data);
+        let decided = &data[..data.len() - held];
+        if inside && deliver(&mut self.state, decided, sink).is_break() {
             return Some(ControlFlow::Break(()));
         }
+        self.held = held;
         self.scanned = Counter::new(self.scanned, Units::of(sink, true)).pos(data, data.len());
         Some(ControlFlow::Continue(()))
     }
 
-    /// After a search for the marker sought found nothing in `data`: holds the longest
-    /// suffix of `data` that begins the marker and delivers the rest as content inside a
-    /// match (the general path's end of a slice, and [`Scanner::hold_ascii_tail`]'s).
-    pub(super) fn hold_tail<S: Sink + ?Sized>(
-        &mut self,
-        data: &[u8],
-        sink: &mut S,
-    ) -> ControlFlow<()> {
-        let inside = self.state == State::Inside;
-        let needle = if inside { &self.end } else { &self.start };
-        let held = needle.tail_prefix(data);
-        let decided = &data[..data.len() - held];
-        if inside && !decided.is_empty() {
-            sink.content(decided)?;
-        }
-        self.held = held;
-        ControlFlow::Continue(())
-    }
-
     /// Scans one whole character, cut by the last chunk boundary. With nothing held, it can
-    /// only matter to the needle sought if that needle begins with it; otherwise it is passed
+    /// only matter to the marker sought if that marker begins with it; otherwise it is passed
     /// (as content, inside a match) without the general path's setup (a `memmem` search, a
     /// count of units), which cost more than the character.
     pub(super) fn pass_character<S: Sink + ?Sized>(
@@ -57,13 +47,11 @@ impl Scanner {
         character: &[u8],
         sink: &mut S,
     ) -> ControlFlow<()> {
-        let inside = self.state == State::Inside;
-        let needle = if inside { &self.end } else { &self.start };
+        let (inside, needle) = self.sought();
         if self.held > 0 || needle.bytes().starts_with(character) {
             return self.scan(character, false, sink);
         }
-        if inside && sink.content(character).is_break() {
-            self.state = State::Stopped;
+        if inside && deliver(&mut self.state, character, sink).is_break() {
             return ControlFlow::Break(());
         }
         self.scanned =
@@ -72,7 +60,8 @@ impl Scanner {
     }
 
     /// Scans `data`, which is valid UTF-8 made of whole characters (`ascii`: known to be
-    /// ASCII only).
+    /// ASCII only): every occurrence is reported as the fast paths report theirs, and the
+    /// longest suffix that begins the marker sought is held.
     pub(super) fn scan<S: Sink + ?Sized>(
         &mut self,
         data: &[u8],
@@ -80,28 +69,30 @@ impl Scanner {
         sink: &mut S,
     ) -> ControlFlow<()> {
         let mut at = Counter::new(self.scanned, Units::of(sink, ascii));
-        let flow = self.scan_inner(data, sink, &mut at);
+        let mut run = Run::new(self.state == State::Inside);
+        let (x, flow) = self.search(data, sink, &mut at, &mut run);
+        let (_, flow) = self.hand_over(data, sink, (x, at.pos(data, x)), flow, run);
+        // The held bytes count as scanned.
         self.scanned = at.pos(data, data.len());
-        if flow.is_break() {
-            self.state = State::Stopped;
-        }
         flow
     }
 
-    pub(super) fn scan_inner<S: Sink + ?Sized>(
+    /// The search of [`Scanner::scan`]: reports each occurrence of the marker sought in turn
+    /// into `run`, then holds the tail that may begin one. Returns where the undecided bytes
+    /// begin (the held ones, or where the sink stopped the scan).
+    fn search<S: Sink + ?Sized>(
         &mut self,
         data: &[u8],
         sink: &mut S,
         at: &mut Counter,
-    ) -> ControlFlow<()> {
-        // `i`: where the search for the current needle resumes in `data`; inside a match it
-        // is also where the undelivered content in `data` begins.
+        run: &mut Run,
+    ) -> (usize, ControlFlow<()>) {
+        // `i`: where the search for the current marker resumes in `data`.
         let mut i = 0;
         loop {
-            let inside = self.state == State::Inside;
-            let needle = if inside { &self.end } else { &self.start };
+            let needle = if run.inside { &self.end } else { &self.start };
             let bytes = needle.bytes();
-            // Where an occurrence of the needle ends (`data[..x]`).
+            // Where an occurrence of the marker ends (`data[..x]`).
             let x = if self.held > 0 {
                 // The input so far ends with `bytes[..held]`. Think of the virtual text
                 // V = bytes[..held] ++ data[i..] and run KMP on it from that state until
@@ -121,38 +112,37 @@ impl Scanner {
                     }
                 }
                 // Held bytes before the candidate's start are decided: not an occurrence.
+                // They are content of a match opened in an earlier slice, so they come
+                // before anything of this one.
                 let candidate = held + (j - i) - p;
                 let decided = candidate.min(held);
-                if inside && decided > 0 {
-                    sink.content(&bytes[..decided])?;
+                if run.inside
+                    && decided > 0
+                    && deliver(&mut self.state, &bytes[..decided], sink).is_break()
+                {
+                    return (i, ControlFlow::Break(()));
                 }
+                self.held = 0;
                 if complete {
                     // An occurrence completing here started within the held bytes.
-                    self.held = 0;
                     j
                 } else if p <= j - i {
                     // The candidate starts in `data`; what precedes it is decided too.
-                    if inside && j - p > i {
-                        sink.content(&data[i..j - p])?;
-                    }
-                    self.held = 0;
                     i = j - p;
                     continue;
                 } else {
                     // `data` ran out while the candidate still starts in the held bytes: it
                     // is now `bytes[..p]`, all of `data[i..]` included.
                     self.held = p;
-                    return ControlFlow::Continue(());
+                    return (i, ControlFlow::Continue(()));
                 }
             } else {
                 match needle.finder.find(&data[i..]) {
-                    Some(k) => {
-                        if inside && k > 0 {
-                            sink.content(&data[i..i + k])?;
-                        }
-                        i + k + bytes.len()
+                    Some(k) => i + k + bytes.len(),
+                    None => {
+                        self.held = needle.tail_prefix(&data[i..]);
+                        return (data.len() - self.held, ControlFlow::Continue(()));
                     }
-                    None => return self.hold_tail(&data[i..], sink),
                 }
             };
             let end = at.pos(data, x);
@@ -161,14 +151,12 @@ impl Scanner {
                 // 0 stays 0 when the sink declined UTF-16 offsets.
                 utf16: end.utf16.saturating_sub(needle.utf16_len),
             };
+            // An occurrence that began in the held bytes begins, within `data`, at 0.
+            let q = x.saturating_sub(bytes.len());
             i = x;
-            if inside {
-                self.state = State::Seek;
-                sink.close(begin, end)?;
-            } else {
-                self.state = State::Inside;
-                self.open_marker = begin;
-                sink.open(begin, end)?;
+            let flow = self.report(data, sink, [q, x], [begin, end], run);
+            if flow.is_break() {
+                return (x, flow);
             }
         }
     }

@@ -62,7 +62,7 @@ mod sink;
 mod units;
 mod utf8_walk;
 
-use events::Run;
+use events::{Run, deliver};
 use needle::*;
 pub use sink::{Pos, Sink};
 use units::*;
@@ -311,13 +311,11 @@ impl Scanner {
             // fused pass validates it and skips it. On text without markers that is the
             // whole chunk, which then costs one pass over memory instead of two (validation,
             // then search).
-            let inside = self.state == State::Inside;
-            let first = if inside { &self.end } else { &self.start }.bytes()[0];
-            let n = ascii_run_without(chunk, first);
+            let (inside, needle) = self.sought();
+            let n = ascii_run_without(chunk, needle.bytes()[0]);
             if n > 0 {
                 let (run, rest) = chunk.split_at(n);
-                if inside && sink.content(run).is_break() {
-                    self.state = State::Stopped;
+                if inside && deliver(&mut self.state, run, sink).is_break() {
                     return Ok(ControlFlow::Break(()));
                 }
                 self.scanned = Counter::new(self.scanned, Units::of(sink, true)).pos(run, n);
@@ -372,7 +370,7 @@ impl Scanner {
             if self.held > 0 {
                 let held = self.held;
                 self.held = 0;
-                let _ = sink.content(&self.end.bytes()[..held]);
+                let _ = deliver(&mut self.state, &self.end.bytes()[..held], sink);
             }
             return Err(self.fail(ScanError::Unclosed {
                 marker: self.open_marker,

@@ -7,21 +7,22 @@ use crate::kernels::{AsciiKernels, BlockUnits, Job, PREFETCH_AHEAD, Utf8Kernels,
 /// The UTF-8 walk over one slice, run by the kernels' dispatch: one entry function for each
 /// set and each pair of constants (see [`Scanner::scan_utf8_with`]), which keeps each small
 /// enough for the compiler to inline every kernel into it.
-struct Utf8Walk<'a, S: ?Sized, const UTF16: bool, const HINT: bool> {
-    scanner: &'a mut Scanner,
-    data: &'a [u8],
-    sink: &'a mut S,
-}
+struct Utf8Walk<S: ?Sized, const UTF16: bool, const HINT: bool>(
+    core::marker::PhantomData<fn(&mut S)>,
+);
 
-impl<S: Sink + ?Sized, const UTF16: bool, const HINT: bool> Job for Utf8Walk<'_, S, UTF16, HINT> {
+impl<S: Sink + ?Sized, const UTF16: bool, const HINT: bool> Job for Utf8Walk<S, UTF16, HINT> {
+    type State = Scanner;
+    type Sink = S;
     type Out = (usize, ControlFlow<()>);
     #[inline(always)]
-    fn run<A: AsciiKernels, U: Utf8Kernels>(self, _: A, kernels: U) -> Self::Out {
-        let Utf8Walk {
-            scanner,
-            data,
-            sink,
-        } = self;
+    fn run<A: AsciiKernels, U: Utf8Kernels>(
+        self,
+        scanner: &mut Scanner,
+        data: &[u8],
+        sink: &mut S,
+        (_, kernels): (A, U),
+    ) -> Self::Out {
         scanner.scan_utf8_with::<U, S, UTF16, HINT>(kernels, data, sink)
     }
 }
@@ -39,29 +40,23 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
-        let isa = self.paths.isa;
         match (sink.utf16_offsets(), self.paths.hints) {
-            (true, true) => isa.run(Utf8Walk::<S, true, true> {
-                scanner: self,
-                data,
-                sink,
-            }),
-            (true, false) => isa.run(Utf8Walk::<S, true, false> {
-                scanner: self,
-                data,
-                sink,
-            }),
-            (false, true) => isa.run(Utf8Walk::<S, false, true> {
-                scanner: self,
-                data,
-                sink,
-            }),
-            (false, false) => isa.run(Utf8Walk::<S, false, false> {
-                scanner: self,
-                data,
-                sink,
-            }),
+            (true, true) => self.utf8_walk::<S, true, true>(data, sink),
+            (true, false) => self.utf8_walk::<S, true, false>(data, sink),
+            (false, true) => self.utf8_walk::<S, false, true>(data, sink),
+            (false, false) => self.utf8_walk::<S, false, false>(data, sink),
         }
+    }
+
+    #[inline(always)]
+    fn utf8_walk<S: Sink + ?Sized, const UTF16: bool, const HINT: bool>(
+        &mut self,
+        data: &[u8],
+        sink: &mut S,
+    ) -> (usize, ControlFlow<()>) {
+        let isa = self.paths.isa;
+        let walk = Utf8Walk::<S, UTF16, HINT>(core::marker::PhantomData);
+        isa.run(walk, self, data, sink)
     }
 
     /// The body of [`Scanner::scan_utf8`] with one set of kernels. `UTF16`: whether the sink

@@ -10,16 +10,10 @@ use core::arch::x86_64::{
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn lane(block: &[u8; 64], k: usize) -> __m256i {
-    load32(block[32 * k..32 * k + 32].try_into().unwrap_or(&[0; 32]))
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
 pub(super) fn stops64(block: &[u8; 64], byte: u8) -> u64 {
     let byte = _mm256_set1_epi8(byte as i8);
     mask(core::array::from_fn(|k| {
-        let v = lane(block, k);
+        let v = load(block, 32 * k);
         _mm256_or_si256(v, _mm256_cmpeq_epi8(v, byte))
     }))
 }
@@ -31,10 +25,10 @@ pub(super) fn stops64_pair(block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2])
     let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
     mask(core::array::from_fn(|k| {
         let hit = _mm256_and_si256(
-            _mm256_cmpeq_epi8(lane(first, k), b1),
-            _mm256_cmpeq_epi8(lane(second, k), b2),
+            _mm256_cmpeq_epi8(load(first, 32 * k), b1),
+            _mm256_cmpeq_epi8(load(second, 32 * k), b2),
         );
-        _mm256_or_si256(lane(block, k), hit)
+        _mm256_or_si256(load(block, 32 * k), hit)
     }))
 }
 
@@ -45,7 +39,7 @@ pub(super) fn stops64_pair(block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2])
 pub(super) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
     let byte = _mm256_set1_epi8(byte as i8);
     let stops = (0..4).fold(_mm256_setzero_si256(), |acc, k| {
-        let v = load32(bytes[32 * k..32 * k + 32].try_into().unwrap_or(&[0; 32]));
+        let v = load(bytes, 32 * k);
         _mm256_or_si256(acc, _mm256_or_si256(v, _mm256_cmpeq_epi8(v, byte)))
     });
     _mm256_movemask_epi8(stops) == 0
@@ -58,23 +52,14 @@ pub(super) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
 pub(super) fn quiet128_pair(bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
     let ([first, second], [b1, b2]) = (at, probe);
     let (b1, b2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
-    let lane =
-        |b: &[u8; 128], k: usize| load32(b[32 * k..32 * k + 32].try_into().unwrap_or(&[0; 32]));
     let stops = (0..4).fold(_mm256_setzero_si256(), |acc, k| {
         let hit = _mm256_and_si256(
-            _mm256_cmpeq_epi8(lane(first, k), b1),
-            _mm256_cmpeq_epi8(lane(second, k), b2),
+            _mm256_cmpeq_epi8(load(first, 32 * k), b1),
+            _mm256_cmpeq_epi8(load(second, 32 * k), b2),
         );
-        _mm256_or_si256(acc, _mm256_or_si256(lane(bytes, k), hit))
+        _mm256_or_si256(acc, _mm256_or_si256(load(bytes, 32 * k), hit))
     });
     _mm256_movemask_epi8(stops) == 0
-}
-
-/// 32 bytes of `window` from `at` as a vector.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load(window: &[u8; 98], at: usize) -> __m256i {
-    load32(window[at..at + 32].try_into().unwrap_or(&[0; 32]))
 }
 
 /// A 16-entry table, repeated in both 128-bit halves for `_mm256_shuffle_epi8`.
@@ -102,21 +87,23 @@ pub(super) struct Consts {
     x80: __m256i,
 }
 
-impl Consts {
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(super) fn new() -> Consts {
-        core::hint::black_box(Consts {
-            nibble: _mm256_set1_epi8(0x0F),
-            prev_high: table(BY_PREV_HIGH),
-            prev_low: table(BY_PREV_LOW),
-            current_high: table(BY_CURRENT_HIGH),
-            x60: _mm256_set1_epi8(0x60),
-            x70: _mm256_set1_epi8(0x70),
-            x80: _mm256_set1_epi8(0x80u8 as i8),
-        })
-    }
+/// The block test's constants.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn consts() -> Consts {
+    core::hint::black_box(Consts {
+        nibble: _mm256_set1_epi8(0x0F),
+        prev_high: table(BY_PREV_HIGH),
+        prev_low: table(BY_PREV_LOW),
+        current_high: table(BY_CURRENT_HIGH),
+        x60: _mm256_set1_epi8(0x60),
+        x70: _mm256_set1_epi8(0x70),
+        x80: _mm256_set1_epi8(0x80u8 as i8),
+    })
 }
+
+/// A valid block's UTF-16 units: two bit masks.
+pub(super) type Units = Utf8Block;
 
 /// Tests the block `window[3..67]` of UTF-8 (the three bytes before it give the
 /// context) in one pass: validation by the lookup method above (`None` when invalid),
@@ -128,7 +115,7 @@ pub(super) fn utf8_block(
     consts: &Consts,
     window: &[u8; 98],
     probe: [(usize, u8); 2],
-) -> Option<(Utf8Block, u64)> {
+) -> Option<(Units, u64)> {
     let Consts {
         nibble,
         prev_high,
@@ -214,7 +201,7 @@ impl Prefix {
     #[target_feature(enable = "avx2")]
     pub(super) fn new(bytes: &[u8; 32], len: usize) -> Prefix {
         Prefix {
-            bytes: load32(bytes),
+            bytes: load(bytes, 0),
             mask: if len >= 32 { !0 } else { (1u32 << len) - 1 },
         }
     }
@@ -223,19 +210,20 @@ impl Prefix {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) fn starts(&self, here: &[u8; 32]) -> bool {
-        let equal = _mm256_movemask_epi8(_mm256_cmpeq_epi8(load32(here), self.bytes)) as u32;
+        let equal = _mm256_movemask_epi8(_mm256_cmpeq_epi8(load(here, 0), self.bytes)) as u32;
         equal & self.mask == self.mask
     }
 }
 
-/// 32 bytes as a vector: one unaligned load. (Built from four word reads, LLVM fused
-/// the block test's overlapping windows into word loads, inserts and shifts: the AVX2
-/// UTF-8 path ran at 0.29x of `extract` on CJK text without markers.)
+/// 32 bytes of `bytes` from `at` as a vector: one unaligned load. (Built from four word
+/// reads, LLVM fused the block test's overlapping windows into word loads, inserts and
+/// shifts: the AVX2 UTF-8 path ran at 0.29x of `extract` on CJK text without markers.)
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load32(bytes: &[u8; 32]) -> __m256i {
-    // SAFETY: `bytes` is 32 readable bytes, what the unaligned load reads.
-    unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+fn load<const N: usize>(bytes: &[u8; N], at: usize) -> __m256i {
+    let lane = &bytes[at..at + 32];
+    // SAFETY: `lane` is 32 readable bytes, what the unaligned load reads.
+    unsafe { _mm256_loadu_si256(lane.as_ptr().cast()) }
 }
 
 #[inline]
@@ -246,18 +234,4 @@ fn mask(lanes: [__m256i; 2]) -> u64 {
     }
     let half = |v| u64::from(_mm256_movemask_epi8(v) as u32);
     half(lanes[0]) | half(lanes[1]) << 32
-}
-
-/// `skip_quiet_pairs` with [`quiet128_pair`], out of line (see the contract).
-#[inline(never)]
-#[target_feature(enable = "avx2")]
-pub(super) fn skip_quiet_pairs<const HINT: bool>(
-    data: &[u8],
-    i: usize,
-    reach: usize,
-    probe: [(usize, u8); 2],
-) -> usize {
-    crate::kernels::skip_quiet_pairs_with::<HINT>(data, i, reach, probe, |b, at, p| {
-        quiet128_pair(b, at, p)
-    })
 }

@@ -11,18 +11,11 @@ use core::arch::x86_64::{
     _mm512_ternarylogic_epi32, _mm512_test_epi8_mask, _mm512_xor_si512,
 };
 
-/// 64 bytes of `window` from `at` as a vector.
-#[inline]
-#[target_feature(enable = "avx512bw")]
-fn load(window: &[u8; 98], at: usize) -> __m512i {
-    block(window[at..at + 64].try_into().unwrap_or(&[0; 64]))
-}
-
 /// `stops64` with AVX-512 BW: one vector, two masks.
 #[inline]
 #[target_feature(enable = "avx512bw")]
 pub(super) fn stops64(bytes: &[u8; 64], byte: u8) -> u64 {
-    let v = block(bytes);
+    let v = load(bytes, 0);
     _mm512_movepi8_mask(v) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8))
 }
 
@@ -32,11 +25,11 @@ pub(super) fn stops64(bytes: &[u8; 64], byte: u8) -> u64 {
 pub(super) fn stops64_pair(bytes: &[u8; 64], at: [&[u8; 64]; 2], probe: [u8; 2]) -> u64 {
     let ([first, second], [b1, b2]) = (at, probe);
     let hits = _mm512_mask_cmpeq_epi8_mask(
-        _mm512_cmpeq_epi8_mask(block(first), _mm512_set1_epi8(b1 as i8)),
-        block(second),
+        _mm512_cmpeq_epi8_mask(load(first, 0), _mm512_set1_epi8(b1 as i8)),
+        load(second, 0),
         _mm512_set1_epi8(b2 as i8),
     );
-    _mm512_movepi8_mask(block(bytes)) | hits
+    _mm512_movepi8_mask(load(bytes, 0)) | hits
 }
 
 /// `quiet128` with AVX-512 BW, in vectors but for one test: a byte stops
@@ -48,7 +41,7 @@ pub(super) fn stops64_pair(bytes: &[u8; 64], at: [&[u8; 64]; 2], probe: [u8; 2])
 pub(super) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
     let (byte, one) = (_mm512_set1_epi8(byte as i8), _mm512_set1_epi8(1));
     let stops = |k: usize| {
-        let v = block(bytes[64 * k..64 * k + 64].try_into().unwrap_or(&[0; 64]));
+        let v = load(bytes, 64 * k);
         _mm512_or_si512(v, _mm512_sub_epi8(_mm512_xor_si512(v, byte), one))
     };
     let high = _mm512_set1_epi8(0x80u8 as i8);
@@ -64,29 +57,28 @@ pub(super) fn quiet128_pair(bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 
     let ([first, second], [b1, b2]) = (at, probe);
     let (b1, b2) = (_mm512_set1_epi8(b1 as i8), _mm512_set1_epi8(b2 as i8));
     let one = _mm512_set1_epi8(1);
-    let half =
-        |b: &[u8; 128], k: usize| block(b[64 * k..64 * k + 64].try_into().unwrap_or(&[0; 64]));
     let stops = |k: usize| {
         // (first ^ b1) | (second ^ b2), in one ternary-logic instruction.
         let differ = _mm512_ternarylogic_epi32::<0xBE>(
-            half(first, k),
+            load(first, 64 * k),
             b1,
-            _mm512_xor_si512(half(second, k), b2),
+            _mm512_xor_si512(load(second, 64 * k), b2),
         );
-        _mm512_or_si512(half(bytes, k), _mm512_sub_epi8(differ, one))
+        _mm512_or_si512(load(bytes, 64 * k), _mm512_sub_epi8(differ, one))
     };
     let high = _mm512_set1_epi8(0x80u8 as i8);
     _mm512_test_epi8_mask(_mm512_or_si512(stops(0), stops(1)), high) == 0
 }
 
-/// 64 bytes as a vector: one unaligned load. (Built from eight word reads, as the SSE2
-/// lanes still are, LLVM fused them into one load in some callers but into three loads
-/// and a permute in the ASCII block walk, its hottest loop; AVX2's `load32` likewise.)
+/// 64 bytes of `bytes` from `at` as a vector: one unaligned load. (Built from eight word
+/// reads, LLVM fused them into one load in some callers but into three loads and a permute
+/// in the ASCII block walk, its hottest loop.)
 #[inline]
 #[target_feature(enable = "avx512bw")]
-fn block(bytes: &[u8; 64]) -> __m512i {
-    // SAFETY: `bytes` is 64 readable bytes, what the unaligned load reads.
-    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+fn load<const N: usize>(bytes: &[u8; N], at: usize) -> __m512i {
+    let lane = &bytes[at..at + 64];
+    // SAFETY: `lane` is 64 readable bytes, what the unaligned load reads.
+    unsafe { _mm512_loadu_si512(lane.as_ptr().cast()) }
 }
 
 /// A 64-entry table for `_mm512_permutexvar_epi8`: entry `i` is `t`'s entry for the
@@ -144,13 +136,24 @@ impl Units {
     }
 }
 
+/// The block test needs no constants prepared.
+pub(super) type Consts = ();
+
+#[inline]
+#[target_feature(enable = "avx512bw")]
+pub(super) fn consts() -> Consts {}
+
 /// `utf8_block` with AVX-512 BW and VBMI.
 #[inline]
 #[target_feature(enable = "avx512bw,avx512vbmi")]
-pub(super) fn utf8_block(window: &[u8; 98], probe: [(usize, u8); 2]) -> Option<(Units, u64)> {
+pub(super) fn utf8_block(
+    (): &Consts,
+    window: &[u8; 98],
+    probe: [(usize, u8); 2],
+) -> Option<(Units, u64)> {
     // `vpermb` looks up 64-entry tables with the index's low six bits: the nibble
     // lookups need no mask (three instructions fewer than with `vpshufb` per block).
-    let lookup = |index, t: &[u8; 64]| _mm512_permutexvar_epi8(index, block(t));
+    let lookup = |index, t: &[u8; 64]| _mm512_permutexvar_epi8(index, load(t, 0));
     let v = load(window, 3);
     let prev1 = load(window, 2);
     let high = _mm512_srli_epi16::<2>(v);
@@ -211,18 +214,4 @@ impl BlockUnits for Units {
         // SAFETY: see the impl.
         unsafe { self.reduce_below(k, sum) }
     }
-}
-
-/// `skip_quiet_pairs` with [`quiet128_pair`], out of line (see the contract).
-#[inline(never)]
-#[target_feature(enable = "avx512bw")]
-pub(super) fn skip_quiet_pairs<const HINT: bool>(
-    data: &[u8],
-    i: usize,
-    reach: usize,
-    probe: [(usize, u8); 2],
-) -> usize {
-    crate::kernels::skip_quiet_pairs_with::<HINT>(data, i, reach, probe, |b, at, p| {
-        quiet128_pair(b, at, p)
-    })
 }

@@ -9,7 +9,7 @@ mod avx2;
 mod avx512;
 mod sse2;
 
-use super::{AsciiKernels, Job, Portable, Set, Utf8Block, Utf8Kernels};
+use super::{AsciiKernels, Job, Portable, Set, Utf8Kernels};
 
 /// The sets this CPU runs, narrowest first.
 pub(super) fn available() -> Vec<Set> {
@@ -29,41 +29,46 @@ pub(super) fn available() -> Vec<Set> {
 
 /// Runs `job` with the kernels of `set`, from a function compiled with its instructions.
 #[inline(always)]
-pub(super) fn run<J: Job>(set: Set, job: J) -> J::Out {
+pub(super) fn run<J: Job>(
+    set: Set,
+    job: J,
+    state: &mut J::State,
+    data: &[u8],
+    sink: &mut J::Sink,
+) -> J::Out {
     match set {
-        Set::Portable => super::with_portable(job),
+        Set::Portable => super::with_portable(job, state, data, sink),
         // SAFETY: every x86-64 CPU has SSE2.
-        Set::Sse2 => unsafe { with_sse2(job) },
+        Set::Sse2 => unsafe { with_sse2(job, state, data, sink) },
         // SAFETY: `available` made `set` after detecting AVX2 and POPCNT.
-        Set::Avx2 => unsafe { with_avx2(job) },
+        Set::Avx2 => unsafe { with_avx2(job, state, data, sink) },
         // SAFETY: `available` made `set` after detecting AVX-512 BW, AVX2 and POPCNT.
-        Set::Avx512 => unsafe { with_avx512(job) },
+        Set::Avx512 => unsafe { with_avx512(job, state, data, sink) },
         // SAFETY: `available` made `set` after detecting AVX-512 BW and VBMI, AVX2, POPCNT.
-        Set::Avx512Vbmi => unsafe { with_avx512_vbmi(job) },
+        Set::Avx512Vbmi => unsafe { with_avx512_vbmi(job, state, data, sink) },
     }
 }
 
-// One entry function per set: each walk is compiled into it with the set's instructions,
-// and stays small enough for the compiler to inline every kernel call into it.
-#[target_feature(enable = "sse2")]
-fn with_sse2<J: Job>(job: J) -> J::Out {
-    job.run(Sse2(()), Portable)
+/// Defines the entry function of a set: `$features` enabled, the job run with `$kernels`.
+/// One per set: each walk is compiled into it with the set's instructions, and stays small
+/// enough for the compiler to inline every kernel call into it.
+macro_rules! entry {
+    ($name:ident, $features:literal, $kernels:expr) => {
+        #[target_feature(enable = $features)]
+        fn $name<J: Job>(job: J, state: &mut J::State, data: &[u8], sink: &mut J::Sink) -> J::Out {
+            job.run(state, data, sink, $kernels)
+        }
+    };
 }
 
-#[target_feature(enable = "avx2,popcnt")]
-fn with_avx2<J: Job>(job: J) -> J::Out {
-    job.run(Avx2(()), Avx2(()))
-}
-
-#[target_feature(enable = "avx512bw,avx2,popcnt")]
-fn with_avx512<J: Job>(job: J) -> J::Out {
-    job.run(Avx512(()), Avx2(()))
-}
-
-#[target_feature(enable = "avx512bw,avx512vbmi,avx2,popcnt")]
-fn with_avx512_vbmi<J: Job>(job: J) -> J::Out {
-    job.run(Avx512(()), Avx512Vbmi(()))
-}
+entry!(with_sse2, "sse2", (Sse2(()), Portable));
+entry!(with_avx2, "avx2,popcnt", (Avx2(()), Avx2(())));
+entry!(with_avx512, "avx512bw,avx2,popcnt", (Avx512(()), Avx2(())));
+entry!(
+    with_avx512_vbmi,
+    "avx512bw,avx512vbmi,avx2,popcnt",
+    (Avx512(()), Avx512Vbmi(()))
+);
 
 /// SSE2: part of every x86-64 CPU.
 #[derive(Clone, Copy)]
@@ -81,179 +86,84 @@ struct Avx512(());
 #[derive(Clone, Copy)]
 struct Avx512Vbmi(());
 
-impl AsciiKernels for Sse2 {
-    #[inline(always)]
-    fn stops64(self, block: &[u8; 64], byte: u8) -> u64 {
-        // SAFETY: every x86-64 CPU has SSE2.
-        unsafe { sse2::stops64(block, byte) }
-    }
-    #[inline(always)]
-    fn stops64_pair(self, block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2]) -> u64 {
-        // SAFETY: every x86-64 CPU has SSE2.
-        unsafe { sse2::stops64_pair(block, at, bytes) }
-    }
-    #[inline(always)]
-    fn quiet128(self, bytes: &[u8; 128], byte: u8) -> bool {
-        // SAFETY: every x86-64 CPU has SSE2.
-        unsafe { sse2::quiet128(bytes, byte) }
-    }
-    #[inline(always)]
-    fn quiet128_pair(self, bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
-        // SAFETY: every x86-64 CPU has SSE2.
-        unsafe { sse2::quiet128_pair(bytes, at, probe) }
-    }
-    #[inline(always)]
-    fn skip_quiet_pairs<const HINT: bool>(
-        self,
-        data: &[u8],
-        i: usize,
-        reach: usize,
-        probe: [(usize, u8); 2],
-    ) -> usize {
-        // SAFETY: every x86-64 CPU has SSE2.
-        unsafe { sse2::skip_quiet_pairs::<HINT>(data, i, reach, probe) }
-    }
+/// Implements [`AsciiKernels`] for a token with the kernels of one set's file (`$set`).
+macro_rules! ascii_kernels {
+    ($token:ident, $set:ident) => {
+        impl AsciiKernels for $token {
+            #[inline(always)]
+            fn stops64(self, block: &[u8; 64], byte: u8) -> u64 {
+                // SAFETY: `self` proves the set's instructions (see `run`).
+                unsafe { $set::stops64(block, byte) }
+            }
+            #[inline(always)]
+            fn stops64_pair(self, block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2]) -> u64 {
+                // SAFETY: `self` proves the set's instructions (see `run`).
+                unsafe { $set::stops64_pair(block, at, bytes) }
+            }
+            #[inline(always)]
+            fn quiet128(self, bytes: &[u8; 128], byte: u8) -> bool {
+                // SAFETY: `self` proves the set's instructions (see `run`).
+                unsafe { $set::quiet128(bytes, byte) }
+            }
+            #[inline(always)]
+            fn quiet128_pair(self, bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
+                // SAFETY: `self` proves the set's instructions (see `run`).
+                unsafe { $set::quiet128_pair(bytes, at, probe) }
+            }
+        }
+    };
 }
 
-impl AsciiKernels for Avx2 {
-    #[inline(always)]
-    fn stops64(self, block: &[u8; 64], byte: u8) -> u64 {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::stops64(block, byte) }
-    }
-    #[inline(always)]
-    fn stops64_pair(self, block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2]) -> u64 {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::stops64_pair(block, at, bytes) }
-    }
-    #[inline(always)]
-    fn quiet128(self, bytes: &[u8; 128], byte: u8) -> bool {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::quiet128(bytes, byte) }
-    }
-    #[inline(always)]
-    fn quiet128_pair(self, bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::quiet128_pair(bytes, at, probe) }
-    }
-    #[inline(always)]
-    fn skip_quiet_pairs<const HINT: bool>(
-        self,
-        data: &[u8],
-        i: usize,
-        reach: usize,
-        probe: [(usize, u8); 2],
-    ) -> usize {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::skip_quiet_pairs::<HINT>(data, i, reach, probe) }
-    }
+ascii_kernels!(Sse2, sse2);
+ascii_kernels!(Avx2, avx2);
+ascii_kernels!(Avx512, avx512);
+
+/// Implements [`Utf8Kernels`] for a token with the kernels of one set's file (`$set`) and
+/// the marker comparison of another's (`$prefix`).
+macro_rules! utf8_kernels {
+    ($token:ident, $set:ident, $prefix:ident) => {
+        impl Utf8Kernels for $token {
+            type Units = $set::Units;
+            type Consts = $set::Consts;
+            type Prefix = $prefix::Prefix;
+
+            #[inline(always)]
+            fn consts(self) -> $set::Consts {
+                // SAFETY: `self` proves the set's instructions (see `run`).
+                unsafe { $set::consts() }
+            }
+            #[inline(always)]
+            fn utf8_block(
+                self,
+                consts: &$set::Consts,
+                window: &[u8; 98],
+                probe: [(usize, u8); 2],
+            ) -> Option<($set::Units, u64)> {
+                // SAFETY: `self` proves the set's instructions (see `run`).
+                unsafe { $set::utf8_block(consts, window, probe) }
+            }
+            #[inline(always)]
+            fn candidates(self, window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
+                // SAFETY: `self` proves the set's instructions (see `run`).
+                unsafe { $set::candidates(window, probe) }
+            }
+            #[inline(always)]
+            fn prefix(self, bytes: &[u8; 32], len: usize) -> $prefix::Prefix {
+                // SAFETY: `self` proves the set's instructions, AVX2 among them (see `run`).
+                unsafe { $prefix::Prefix::new(bytes, len) }
+            }
+            #[inline(always)]
+            fn starts(self, prefix: &$prefix::Prefix, here: &[u8; 32]) -> bool {
+                // SAFETY: `self` proves the set's instructions, AVX2 among them (see `run`).
+                unsafe { prefix.starts(here) }
+            }
+        }
+    };
 }
 
-impl AsciiKernels for Avx512 {
-    #[inline(always)]
-    fn stops64(self, block: &[u8; 64], byte: u8) -> u64 {
-        // SAFETY: `self` proves AVX-512 BW.
-        unsafe { avx512::stops64(block, byte) }
-    }
-    #[inline(always)]
-    fn stops64_pair(self, block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2]) -> u64 {
-        // SAFETY: `self` proves AVX-512 BW.
-        unsafe { avx512::stops64_pair(block, at, bytes) }
-    }
-    #[inline(always)]
-    fn quiet128(self, bytes: &[u8; 128], byte: u8) -> bool {
-        // SAFETY: `self` proves AVX-512 BW.
-        unsafe { avx512::quiet128(bytes, byte) }
-    }
-    #[inline(always)]
-    fn quiet128_pair(self, bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
-        // SAFETY: `self` proves AVX-512 BW.
-        unsafe { avx512::quiet128_pair(bytes, at, probe) }
-    }
-    #[inline(always)]
-    fn skip_quiet_pairs<const HINT: bool>(
-        self,
-        data: &[u8],
-        i: usize,
-        reach: usize,
-        probe: [(usize, u8); 2],
-    ) -> usize {
-        // SAFETY: `self` proves AVX-512 BW.
-        unsafe { avx512::skip_quiet_pairs::<HINT>(data, i, reach, probe) }
-    }
-}
-
-impl Utf8Kernels for Avx2 {
-    type Units = Utf8Block;
-    type Consts = avx2::Consts;
-    type Prefix = avx2::Prefix;
-
-    #[inline(always)]
-    fn consts(self) -> avx2::Consts {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::Consts::new() }
-    }
-    #[inline(always)]
-    fn utf8_block(
-        self,
-        consts: &avx2::Consts,
-        window: &[u8; 98],
-        probe: [(usize, u8); 2],
-    ) -> Option<(Utf8Block, u64)> {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::utf8_block(consts, window, probe) }
-    }
-    #[inline(always)]
-    fn candidates(self, window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::candidates(window, probe) }
-    }
-    #[inline(always)]
-    fn prefix(self, bytes: &[u8; 32], len: usize) -> avx2::Prefix {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::Prefix::new(bytes, len) }
-    }
-    #[inline(always)]
-    fn starts(self, prefix: &avx2::Prefix, here: &[u8; 32]) -> bool {
-        // SAFETY: `self` proves AVX2.
-        unsafe { prefix.starts(here) }
-    }
-}
-
-impl Utf8Kernels for Avx512Vbmi {
-    type Units = avx512::Units;
-    type Consts = ();
-    // A marker is compared in 32 bytes, as with AVX2, which every AVX-512 CPU has.
-    type Prefix = avx2::Prefix;
-
-    #[inline(always)]
-    fn consts(self) {}
-    #[inline(always)]
-    fn utf8_block(
-        self,
-        (): &(),
-        window: &[u8; 98],
-        probe: [(usize, u8); 2],
-    ) -> Option<(avx512::Units, u64)> {
-        // SAFETY: `self` proves AVX-512 BW and VBMI.
-        unsafe { avx512::utf8_block(window, probe) }
-    }
-    #[inline(always)]
-    fn candidates(self, window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
-        // SAFETY: `self` proves AVX-512 BW.
-        unsafe { avx512::candidates(window, probe) }
-    }
-    #[inline(always)]
-    fn prefix(self, bytes: &[u8; 32], len: usize) -> avx2::Prefix {
-        // SAFETY: `self` proves AVX2.
-        unsafe { avx2::Prefix::new(bytes, len) }
-    }
-    #[inline(always)]
-    fn starts(self, prefix: &avx2::Prefix, here: &[u8; 32]) -> bool {
-        // SAFETY: `self` proves AVX2.
-        unsafe { prefix.starts(here) }
-    }
-}
+utf8_kernels!(Avx2, avx2, avx2);
+// A marker is compared in 32 bytes, as with AVX2, which every AVX-512 CPU has.
+utf8_kernels!(Avx512Vbmi, avx512, avx2);
 
 /// Whether the CPU is AMD's (asked once: CPUID is slow, in a virtual machine a trip to the
 /// hypervisor).

@@ -83,17 +83,3 @@ fn mask(lanes: [__m128i; 4]) -> u64 {
         m | (u64::from(_mm_movemask_epi8(v) as u16) << (16 * k))
     })
 }
-
-/// `skip_quiet_pairs` with [`quiet128_pair`], out of line (see the contract).
-#[inline(never)]
-#[target_feature(enable = "sse2")]
-pub(super) fn skip_quiet_pairs<const HINT: bool>(
-    data: &[u8],
-    i: usize,
-    reach: usize,
-    probe: [(usize, u8); 2],
-) -> usize {
-    crate::kernels::skip_quiet_pairs_with::<HINT>(data, i, reach, probe, |b, at, p| {
-        quiet128_pair(b, at, p)
-    })
-}
