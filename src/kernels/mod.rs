@@ -13,6 +13,7 @@
 //! - [`Isa::run`]: the one dispatch. It hands a [`Job`] the kernels of the detected set
 //!   inside a function compiled with that set's instructions, so the walk, inlined into it,
 //!   is compiled with them too.
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod lookup;
 mod portable;
@@ -200,9 +201,10 @@ impl Isa {
         }
     }
 
-    /// Whether the scanner's fast paths use this set by default: the ASCII walk with any
-    /// vector set, the UTF-8 walk from AVX2 on (with SSE2 alone it loses to validation then
-    /// `memmem`). The portable kernels are the vector kernels' definition, not a fast path.
+    /// Whether the scanner's fast paths use this set by default (the ASCII walk, the UTF-8
+    /// walk): the ASCII walk with any vector set, the UTF-8 walk from AVX2 on (SSE2 has no
+    /// UTF-8 kernels of its own). The portable kernels are the vector kernels' definition,
+    /// not a fast path.
     pub(crate) fn walks(self) -> (bool, bool) {
         match self.0 {
             Set::Portable => (false, false),

@@ -50,6 +50,8 @@ pub(crate) struct HttpHeaders {
 #[derive(Debug)]
 pub(crate) enum Transport<'a> {
     Stdio,
+    // Built by the HTTP service alone.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     Http(&'a HttpHeaders),
 }
 
@@ -58,6 +60,8 @@ pub(crate) enum Transport<'a> {
 #[derive(Debug)]
 pub(crate) struct Answer {
     pub(crate) body: Option<String>,
+    // Read by the HTTP service alone.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) http_status: u16,
 }
 

@@ -18,6 +18,7 @@ use serde_json::value::RawValue;
 
 mod write;
 
+#[cfg(feature = "server")]
 pub(crate) use write::push_json_escaped;
 pub use write::{error_body, push_json_bytes, push_json_string, push_offsets, push_u64};
 

@@ -20,23 +20,23 @@
 //! a character whose encoding was cut by the chunk boundary. Content is handed out as
 //! fragments as soon as it is known not to begin the end marker, so a match is never held.
 //!
-//! # The ASCII fast path
+//! # The fast paths
 //!
-//! When no needle prefix is held and the needle sought is ASCII, a chunk is first scanned in
-//! 64-byte blocks that are tested for non-ASCII bytes and for the needle (its byte, or its two
-//! rarest bytes at their offsets; needles of up to 32 bytes) in one vector pass ([`crate::utf8::stops64_pair`]): on
-//! ASCII text, validation and search then cost one pass, and on UTF-16 offsets nothing (one
-//! unit per byte). It hands over to the general path above at the first non-ASCII byte and
-//! where less than a block and a needle are left, holding nothing itself.
+//! With nothing held, `feed` first offers a chunk to two walks over 64-byte blocks, which
+//! validate and search in one pass with the vector kernels of `crate::kernels`:
 //!
-//! # The UTF-8 fast path
+//! - the ASCII walk (`ascii_walk.rs`), for ASCII markers over ASCII text: a block is tested
+//!   for non-ASCII bytes and for the marker (its byte, or its two rarest bytes at their
+//!   offsets, for markers of up to 32 bytes), and UTF-16 offsets cost nothing (a unit a
+//!   byte). It hands over at the first non-ASCII byte.
+//! - the UTF-8 walk (`utf8_walk.rs`), for any text: a block is validated by table lookups
+//!   on its bytes' nibbles (Keiser and Lemire's method), its UTF-16 units counted, and
+//!   searched for the marker's two rarest bytes. It hands over at a character boundary
+//!   before a block that breaks UTF-8, where the general path names the exact byte.
 //!
-//! On CPUs with AVX2, text that is not ASCII gets the same treatment: each 64-byte block is
-//! validated by table lookups on its bytes' nibbles (Keiser and Lemire's method), its UTF-16
-//! units counted from two byte masks, and searched for the needle's two rarest bytes, all in
-//! one pass ([`crate::utf8`]'s `avx2::utf8_block`); a block's results serve every event in
-//! it. It hands over at a character boundary before a block that breaks UTF-8 (the general
-//! path then finds the exact byte) and where less than a block and a needle are left.
+//! Both stop where less than a block and a marker are left and hold nothing: the general
+//! path (`general.rs`) decides the rest, and alone holds a marker prefix across chunks. All
+//! three report through `events.rs`, the one place where matches reach the [`Sink`].
 //!
 //! # Why searching UTF-8 bytes honours UTF-16 semantics
 //!

@@ -16,7 +16,7 @@ pub(super) struct Needle {
 }
 
 /// Two bytes of an all-ASCII needle and their offsets in it, tested together over 64-byte
-/// blocks (see [`stops64_pair`]): the two rarest by memchr's byte-frequency ranking, as its
+/// blocks (see `AsciiKernels::stops64_pair`): the two rarest by memchr's byte-frequency ranking, as its
 /// packed-pair search picks them, so that common bytes like `<` in HTML do not make every
 /// position a candidate. A one-byte needle probes its byte twice.
 ///
