@@ -1,7 +1,7 @@
 //! What each fast path buys, in one binary: the scanner with the general path alone
 //! (validation, then `memmem`, counting UTF-16 units), with the ASCII walk, with the UTF-8
-//! walk, with both (what `Scanner::new` takes), and with the prefetch hints the other way
-//! from what this CPU's vendor gets. 8 KiB chunks, UTF-16 offsets on, paired rounds.
+//! walk, with both (what `Scanner::new` takes), and the ASCII walk with SSE2's kernels.
+//! 8 KiB chunks, UTF-16 offsets on, paired rounds.
 //!
 //! `cargo bench --bench paths`. A piece stays only where it wins at least 1.15x on some
 //! corpus; `docs/ARCHITECTURE.md` quotes these figures.
@@ -53,31 +53,23 @@ fn main() {
         ascii: false,
         ..best
     };
-    let flipped = Paths {
-        hints: !best.hints,
-        ..best
-    };
     let sse2 = Isa::available().into_iter().find(|i| i.name() == "sse2");
     let ascii_sse2 = Paths {
         isa: sse2.unwrap_or(best.isa),
         utf8: false,
         ..best
     };
-    println!(
-        "kernels {}, prefetch hints {} on this CPU",
-        best.isa.name(),
-        if best.hints { "on" } else { "off" }
-    );
+    println!("kernels {} on this CPU", best.isa.name());
     let corpora = corpus::all();
     let rows = corpora
         .iter()
         .map(|(name, (text, start, end))| {
             let markers = Markers::new(*start, *end).unwrap();
             let count = scan(&markers, text.as_bytes(), general);
-            for paths in [ascii, utf8, best, flipped, ascii_sse2] {
+            for paths in [ascii, utf8, best, ascii_sse2] {
                 assert_eq!(scan(&markers, text.as_bytes(), paths), count, "{name}");
             }
-            let passes: Vec<corpus::Pass<'_>> = [general, ascii, utf8, best, flipped, ascii_sse2]
+            let passes: Vec<corpus::Pass<'_>> = [general, ascii, utf8, best, ascii_sse2]
                 .into_iter()
                 .map(|paths| {
                     let markers = markers.clone();
@@ -92,10 +84,9 @@ fn main() {
         "paths",
         &[
             (0, 1, "general path alone / with the ASCII walk (time)"),
-            (0, 5, "general path alone / with the ASCII walk on SSE2"),
+            (0, 4, "general path alone / with the ASCII walk on SSE2"),
             (0, 2, "general path alone / with the UTF-8 walk"),
             (0, 3, "general path alone / with both walks (the default)"),
-            (4, 3, "hints the other way / as this CPU's vendor gets them"),
         ],
         rows,
     );

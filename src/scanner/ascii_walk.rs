@@ -66,7 +66,6 @@ impl Scanner {
         let ascii = |p: Option<Probe>| p.filter(|p| p.ascii);
         let seek = Probes {
             probes: [ascii(self.start.probe), ascii(self.end.probe)],
-            hint: self.paths.hints,
         };
         isa.run(AsciiWalk::new(seek), self, data, sink)
     }
@@ -146,7 +145,6 @@ impl Seek for OneBytes {
 /// Markers probed by two bytes (see [`Probe`]); `None`: not ASCII, the general path's.
 struct Probes {
     probes: [Option<Probe>; 2],
-    hint: bool,
 }
 
 impl Seek for Probes {
@@ -163,7 +161,7 @@ impl Seek for Probes {
         } else {
             &self.probes[0]
         } {
-            Some(probe) => find(kernels, data, i, probe, self.hint),
+            Some(probe) => find(kernels, data, i, probe),
             None => Err(i),
         }
     }
@@ -246,15 +244,13 @@ impl Blocks {
 
 /// The search for the ASCII marker of `probe` from `data[i]`: `Ok(q)` where it occurs,
 /// `Err(x)` to hand over at `x` (a non-ASCII byte, or less than a block and a marker left).
-/// Every byte before either is ASCII and no occurrence starts before it. `hint`: whether
-/// the walk asks for data ahead (see [`crate::kernels::streams_without_hints`]).
+/// Every byte before either is ASCII and no occurrence starts before it.
 #[inline(always)]
 fn find<K: AsciiKernels>(
     kernels: K,
     data: &[u8],
     mut i: usize,
     probe: &Probe,
-    hint: bool,
 ) -> Result<usize, usize> {
     let needle = probe.needle();
     if needle.len() == 1 {
@@ -268,20 +264,14 @@ fn find<K: AsciiKernels>(
     let reach = needle.len() - 1;
     // A block is only tested when a marker starting in it lies wholly in `data`.
     while let Some(window) = data.get(i..i + 64 + reach) {
-        if hint {
-            prefetch(data, i + PREFETCH_AHEAD);
-        }
+        prefetch(data, i + PREFETCH_AHEAD);
         let found = pair_stops(kernels, window, probe);
         if found == 0 {
             // A quiet block: maybe a long quiet stretch, skipped two blocks per test, from a
             // 64-byte boundary of memory a little back into the quiet block (so that the
             // blocks' own loads do not straddle cache lines).
             i += 64 - (data.as_ptr() as usize + i) % 64;
-            i = if hint {
-                skip_quiet::<K, true>(kernels, data, i, reach, probe)
-            } else {
-                skip_quiet::<K, false>(kernels, data, i, reach, probe)
-            };
+            i = skip_quiet(kernels, data, i, reach, probe);
             continue;
         }
         if let Some(found) = resolve(data, needle, i, found) {
@@ -303,10 +293,9 @@ fn find<K: AsciiKernels>(
 
 /// The quiet walk of [`find`]: from `i`, the first multiple of 128 bytes on whose 128 bytes
 /// (and the `reach` after them) [`AsciiKernels::quiet128_pair`] answers `false`, or that is
-/// not wholly in `data`. `HINT`: whether it asks for data ahead (a constant: the loop is
-/// the hottest on sparse text).
+/// not wholly in `data`.
 #[inline(always)]
-fn skip_quiet<K: AsciiKernels, const HINT: bool>(
+fn skip_quiet<K: AsciiKernels>(
     kernels: K,
     data: &[u8],
     mut i: usize,
@@ -315,10 +304,8 @@ fn skip_quiet<K: AsciiKernels, const HINT: bool>(
 ) -> usize {
     let ((i1, b1), (i2, b2)) = (probe.first, probe.second);
     while let Some(window) = data.get(i..i + 128 + reach) {
-        if HINT {
-            prefetch(data, i + PREFETCH_AHEAD);
-            prefetch(data, i + PREFETCH_AHEAD + 64);
-        }
+        prefetch(data, i + PREFETCH_AHEAD);
+        prefetch(data, i + PREFETCH_AHEAD + 64);
         let two = |at: usize| -> &[u8; 128] { window[at..][..128].try_into().unwrap_or(&[0; 128]) };
         if !kernels.quiet128_pair(two(0), [two(i1), two(i2)], [b1, b2]) {
             break;

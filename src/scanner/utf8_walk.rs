@@ -7,11 +7,9 @@ use crate::kernels::{AsciiKernels, BlockUnits, Job, PREFETCH_AHEAD, Utf8Kernels,
 /// The UTF-8 walk over one slice, run by the kernels' dispatch: one entry function for each
 /// set and each pair of constants (see [`Scanner::scan_utf8_with`]), which keeps each small
 /// enough for the compiler to inline every kernel into it.
-struct Utf8Walk<S: ?Sized, const UTF16: bool, const HINT: bool>(
-    core::marker::PhantomData<fn(&mut S)>,
-);
+struct Utf8Walk<S: ?Sized, const UTF16: bool>(core::marker::PhantomData<fn(&mut S)>);
 
-impl<S: Sink + ?Sized, const UTF16: bool, const HINT: bool> Job for Utf8Walk<S, UTF16, HINT> {
+impl<S: Sink + ?Sized, const UTF16: bool> Job for Utf8Walk<S, UTF16> {
     type State = Scanner;
     type Sink = S;
     type Out = (usize, ControlFlow<()>);
@@ -23,7 +21,7 @@ impl<S: Sink + ?Sized, const UTF16: bool, const HINT: bool> Job for Utf8Walk<S, 
         sink: &mut S,
         (_, kernels): (A, U),
     ) -> Self::Out {
-        scanner.scan_utf8_with::<U, S, UTF16, HINT>(kernels, data, sink)
+        scanner.scan_utf8_with::<U, S, UTF16>(kernels, data, sink)
     }
 }
 
@@ -40,31 +38,28 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
-        match (sink.utf16_offsets(), self.paths.hints) {
-            (true, true) => self.utf8_walk::<S, true, true>(data, sink),
-            (true, false) => self.utf8_walk::<S, true, false>(data, sink),
-            (false, true) => self.utf8_walk::<S, false, true>(data, sink),
-            (false, false) => self.utf8_walk::<S, false, false>(data, sink),
+        if sink.utf16_offsets() {
+            self.utf8_walk::<S, true>(data, sink)
+        } else {
+            self.utf8_walk::<S, false>(data, sink)
         }
     }
 
     #[inline(always)]
-    fn utf8_walk<S: Sink + ?Sized, const UTF16: bool, const HINT: bool>(
+    fn utf8_walk<S: Sink + ?Sized, const UTF16: bool>(
         &mut self,
         data: &[u8],
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
         let isa = self.paths.isa;
-        let walk = Utf8Walk::<S, UTF16, HINT>(core::marker::PhantomData);
+        let walk = Utf8Walk::<S, UTF16>(core::marker::PhantomData);
         isa.run(walk, self, data, sink)
     }
 
     /// The body of [`Scanner::scan_utf8`] with one set of kernels. `UTF16`: whether the sink
-    /// wants UTF-16 offsets (if not, the walk does not count units); `HINT`: whether the
-    /// quiet walk asks for data ahead (a constant: read from the scanner in the loop, it cost
-    /// the Unicode corpus 7 %).
+    /// wants UTF-16 offsets (if not, the walk does not count units).
     #[inline(always)]
-    fn scan_utf8_with<U: Utf8Kernels, S: Sink + ?Sized, const UTF16: bool, const HINT: bool>(
+    fn scan_utf8_with<U: Utf8Kernels, S: Sink + ?Sized, const UTF16: bool>(
         &mut self,
         kernels: U,
         data: &[u8],
@@ -74,7 +69,6 @@ impl Scanner {
         let tests = Tests::<U, UTF16> {
             kernels,
             consts: kernels.consts(),
-            hint: HINT,
         };
         let start = self.scanned;
         let pos = |x: usize, units: u64| Pos {
@@ -196,8 +190,6 @@ impl<P> Side<P> {
 struct Tests<U: Utf8Kernels, const UTF16: bool> {
     kernels: U,
     consts: U::Consts,
-    /// Whether the quiet walk asks for data ahead.
-    hint: bool,
 }
 
 impl<U: Utf8Kernels, const UTF16: bool> Tests<U, UTF16> {
@@ -332,9 +324,7 @@ impl<U: BlockUnits, const UTF16: bool> Walk<U, UTF16> {
                     // loop is then one length test.
                     let mut rest = base.checked_sub(3).and_then(|b| data.get(b..))?;
                     let tested = loop {
-                        if tests.hint {
-                            prefetch(rest, PREFETCH_AHEAD);
-                        }
+                        prefetch(rest, PREFETCH_AHEAD);
                         let Some(w) = rest.first_chunk::<98>() else {
                             break None;
                         };
