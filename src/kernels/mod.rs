@@ -141,15 +141,36 @@ pub(crate) trait Job {
     type State: ?Sized;
     type Sink: ?Sized;
     type Out;
-    /// Runs with `ascii` and `utf8`. Implementations are `#[inline(always)]`, so that they
+    /// Runs with a set's `kernels`. Implementations are `#[inline(always)]`, so that they
     /// are compiled inside the entry function of the set.
-    fn run<A: AsciiKernels, U: Utf8Kernels>(
+    fn run<K: Kernels>(
         self,
         state: &mut Self::State,
         data: &[u8],
         sink: &mut Self::Sink,
-        kernels: (A, U),
+        kernels: K,
     ) -> Self::Out;
+}
+
+/// A set's kernels as a job gets them: its ASCII kernels and its UTF-8 kernels.
+pub(crate) trait Kernels: Copy {
+    type Ascii: AsciiKernels;
+    type Utf8: Utf8Kernels;
+    fn ascii(self) -> Self::Ascii;
+    fn utf8(self) -> Self::Utf8;
+}
+
+impl<A: AsciiKernels, U: Utf8Kernels> Kernels for (A, U) {
+    type Ascii = A;
+    type Utf8 = U;
+    #[inline(always)]
+    fn ascii(self) -> A {
+        self.0
+    }
+    #[inline(always)]
+    fn utf8(self) -> U {
+        self.1
+    }
 }
 
 /// An instruction set this CPU runs, as found at run time. Only detection makes one, so

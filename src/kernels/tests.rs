@@ -81,13 +81,8 @@ impl Job for Compare<'_> {
     type State = ();
     type Sink = ();
     type Out = Result<(), String>;
-    fn run<A: AsciiKernels, U: Utf8Kernels>(
-        self,
-        _: &mut (),
-        _: &[u8],
-        _: &mut (),
-        (ascii, utf8): (A, U),
-    ) -> Self::Out {
+    fn run<K: Kernels>(self, _: &mut (), _: &[u8], _: &mut (), kernels: K) -> Self::Out {
+        let (ascii, utf8) = (kernels.ascii(), kernels.utf8());
         let Compare { text, probe } = self;
         let [(i1, _), (i2, _)] = probe;
         // The ASCII kernels seek ASCII bytes.
@@ -129,10 +124,11 @@ impl Job for Compare<'_> {
                 "utf8_block",
                 match (ours, theirs) {
                     (Some((u, c)), Some((v, d))) => {
-                        let z = <U::Units as BlockUnits>::zero;
+                        let z = <<K::Utf8 as Utf8Kernels>::Units as BlockUnits>::zero;
                         c == d
                             && units(&|k| u.total_below(k, z())) == units(&|k| v.total_below(k, 0))
-                            && <U::Units as BlockUnits>::total(u.add(z())) == v.add(0)
+                            && <<K::Utf8 as Utf8Kernels>::Units as BlockUnits>::total(u.add(z()))
+                                == v.add(0)
                     }
                     (None, None) => true,
                     _ => false,

@@ -2,7 +2,7 @@
 //! 64-byte blocks, with a set of [`AsciiKernels`].
 
 use super::*;
-use crate::kernels::{AsciiKernels, Job, PREFETCH_AHEAD, Utf8Kernels, prefetch};
+use crate::kernels::{AsciiKernels, Job, Kernels, PREFETCH_AHEAD, prefetch};
 
 /// The ASCII walk over one slice with one way to seek, run by the kernels' dispatch: each way
 /// gets its own entry function (in one, the other's registers spilled the dense loop's).
@@ -14,16 +14,10 @@ struct AsciiWalk<S: ?Sized, F> {
 impl<S: Sink + ?Sized, F: Seek> Job for AsciiWalk<S, F> {
     type State = Scanner;
     type Sink = S;
-    type Out = (usize, ControlFlow<()>);
+    type Out = Walked;
     #[inline(always)]
-    fn run<A: AsciiKernels, U: Utf8Kernels>(
-        self,
-        scanner: &mut Scanner,
-        data: &[u8],
-        sink: &mut S,
-        (kernels, _): (A, U),
-    ) -> Self::Out {
-        scanner.ascii_events(kernels, data, sink, self.seek)
+    fn run<K: Kernels>(self, scanner: &mut Scanner, data: &[u8], sink: &mut S, k: K) -> Walked {
+        scanner.ascii_events(k.ascii(), data, sink, self.seek)
     }
 }
 
@@ -110,14 +104,11 @@ impl Scanner {
 /// closure is compiled without the entry function's instructions, so the kernels it calls
 /// are not inlined into it (no closure in the walks calls a kernel).
 trait Seek {
-    fn next<K: AsciiKernels>(
-        &mut self,
-        kernels: K,
-        data: &[u8],
-        i: usize,
-        inside: bool,
-    ) -> Result<usize, usize>;
+    fn next<K: AsciiKernels>(&mut self, k: K, data: &[u8], i: usize, inside: bool) -> Found;
 }
+
+/// Where a seek ends: `Ok(q)`, the marker at `q`; `Err(x)`, hand over at `x`.
+type Found = Result<usize, usize>;
 
 /// Two one-byte markers: each block is tested once per marker, however many events it holds.
 struct OneBytes {
@@ -127,18 +118,11 @@ struct OneBytes {
 
 impl Seek for OneBytes {
     #[inline(always)]
-    fn next<K: AsciiKernels>(
-        &mut self,
-        kernels: K,
-        data: &[u8],
-        i: usize,
-        inside: bool,
-    ) -> Result<usize, usize> {
+    fn next<K: AsciiKernels>(&mut self, k: K, data: &[u8], i: usize, inside: bool) -> Found {
         // Selected, not indexed by `inside`: an indexed array stays in memory, a load per
         // event on dense text.
         let byte = if inside { self.bytes[1] } else { self.bytes[0] };
-        self.blocks
-            .next(kernels, data, i, usize::from(inside), byte)
+        self.blocks.next(k, data, i, usize::from(inside), byte)
     }
 }
 
@@ -149,19 +133,14 @@ struct Probes {
 
 impl Seek for Probes {
     #[inline(always)]
-    fn next<K: AsciiKernels>(
-        &mut self,
-        kernels: K,
-        data: &[u8],
-        i: usize,
-        inside: bool,
-    ) -> Result<usize, usize> {
-        match if inside {
+    fn next<K: AsciiKernels>(&mut self, k: K, data: &[u8], i: usize, inside: bool) -> Found {
+        let probe = if inside {
             &self.probes[1]
         } else {
             &self.probes[0]
-        } {
-            Some(probe) => find(kernels, data, i, probe),
+        };
+        match probe {
+            Some(probe) => find(k, data, i, probe),
             None => Err(i),
         }
     }

@@ -63,6 +63,10 @@ mod units;
 mod utf8_walk;
 
 use events::{Run, deliver};
+
+/// What a fast path's run over a slice returns: how much of it was decided, and whether the
+/// sink asked to stop.
+type Walked = (usize, ControlFlow<()>);
 use needle::*;
 pub use sink::{Pos, Sink};
 use units::*;

@@ -2,7 +2,7 @@
 //! finds candidates at once, with a set of [`Utf8Kernels`].
 
 use super::*;
-use crate::kernels::{AsciiKernels, BlockUnits, Job, PREFETCH_AHEAD, Utf8Kernels, prefetch};
+use crate::kernels::{BlockUnits, Job, Kernels, PREFETCH_AHEAD, Utf8Kernels, prefetch};
 
 /// The UTF-8 walk over one slice, run by the kernels' dispatch: one entry function for each
 /// set and each pair of constants (see [`Scanner::scan_utf8_with`]), which keeps each small
@@ -12,16 +12,10 @@ struct Utf8Walk<S: ?Sized, const UTF16: bool>(core::marker::PhantomData<fn(&mut 
 impl<S: Sink + ?Sized, const UTF16: bool> Job for Utf8Walk<S, UTF16> {
     type State = Scanner;
     type Sink = S;
-    type Out = (usize, ControlFlow<()>);
+    type Out = Walked;
     #[inline(always)]
-    fn run<A: AsciiKernels, U: Utf8Kernels>(
-        self,
-        scanner: &mut Scanner,
-        data: &[u8],
-        sink: &mut S,
-        (_, kernels): (A, U),
-    ) -> Self::Out {
-        scanner.scan_utf8_with::<U, S, UTF16>(kernels, data, sink)
+    fn run<K: Kernels>(self, scanner: &mut Scanner, data: &[u8], sink: &mut S, k: K) -> Walked {
+        scanner.scan_utf8_with::<_, S, UTF16>(k.utf8(), data, sink)
     }
 }
 

@@ -52,7 +52,6 @@ pub use config::{LogFormat, Secret, ServeArgs};
 pub use openapi::openapi_document;
 
 use axum::Router;
-use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -264,13 +263,4 @@ pub async fn serve(
 /// ```
 pub fn router(args: ServeArgs) -> Result<Router, String> {
     Ok(routes::router(admission::AppState::new(args)?))
-}
-
-/// The address a `serve` started with `--listen` host:0 would report, for tests.
-#[doc(hidden)]
-pub fn parse_listening_line(line: &str) -> Option<SocketAddr> {
-    line.strip_prefix("listening on http://")?
-        .trim()
-        .parse()
-        .ok()
 }

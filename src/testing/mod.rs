@@ -20,6 +20,14 @@ pub use crate::kernels::Isa;
 pub use crate::scanner::Paths;
 use crate::{Markers, Scanner};
 
+/// The address in the line `serve` prints once it listens (`listening on http://ADDR`).
+pub fn parse_listening_line(line: &str) -> Option<std::net::SocketAddr> {
+    line.strip_prefix("listening on http://")?
+        .trim()
+        .parse()
+        .ok()
+}
+
 /// A scanner for `markers` that takes `paths`.
 pub fn scanner(markers: &Markers, paths: Paths) -> Scanner {
     Scanner::new(markers).with_paths(paths)

@@ -36,7 +36,7 @@ impl Server {
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
-        let addr = extract_between::server::parse_listening_line(&line).expect("listening line");
+        let addr = extract_between::testing::parse_listening_line(&line).expect("listening line");
         Server { child, addr }
     }
 
