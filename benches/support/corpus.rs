@@ -187,7 +187,8 @@ pub fn report(
 /// One timed pass over a corpus, returning something to keep it from being optimised away.
 pub type Pass<'a> = Box<dyn FnMut() -> usize + 'a>;
 
-/// Paired rounds: each round runs every pass of a corpus once, one after the other, and
+/// Paired rounds: each round runs every pass of a corpus once, one after the other (in
+/// reverse order every other round, so that no pass always follows the same one), and
 /// takes the time ratios named in `ratios` (`(numerator, denominator, title)`: indices of
 /// passes); prints the quartiles of those per-round ratios, a table per ratio. This
 /// machine's speed drifts by tens of percent within a run; a ratio taken within one round
@@ -198,15 +199,17 @@ pub fn paired(bench: &str, ratios: &[(usize, usize, &str)], corpora: Vec<(&str, 
     let mut tables = vec![Vec::new(); ratios.len()];
     for (corpus, mut passes) in corpora {
         let mut per_round = vec![Vec::with_capacity(ROUNDS); ratios.len()];
-        for _ in 0..ROUNDS {
-            let times: Vec<f64> = passes
-                .iter_mut()
-                .map(|pass| {
-                    let t = std::time::Instant::now();
-                    std::hint::black_box(pass());
-                    t.elapsed().as_secs_f64()
-                })
-                .collect();
+        for round in 0..ROUNDS {
+            let mut times = vec![0.0; passes.len()];
+            let mut order: Vec<usize> = (0..passes.len()).collect();
+            if round % 2 == 1 {
+                order.reverse();
+            }
+            for k in order {
+                let t = std::time::Instant::now();
+                std::hint::black_box(passes[k]());
+                times[k] = t.elapsed().as_secs_f64();
+            }
             for (r, &(num, den, _)) in per_round.iter_mut().zip(ratios) {
                 r.push(times[num] / times[den]);
             }

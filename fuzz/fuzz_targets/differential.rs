@@ -95,7 +95,7 @@ impl Seen {
 
 fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize], utf16: bool) -> Seen {
     // The plan's length and the text's choose the paths: every set of kernels this CPU
-    // runs, each walk on and off (see `Paths::vary`).
+    // runs, each walk on and off, the prefetch hints both ways (see `Paths::vary`).
     let paths = Paths::vary(plan.len() * 7 + text.len());
     let mut scanner = testing::scanner(markers, paths);
     let mut sink = Capped::new(Offsets(Collect::default(), utf16), cap as u64);

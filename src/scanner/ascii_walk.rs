@@ -60,6 +60,7 @@ impl Scanner {
         let ascii = |p: Option<Probe>| p.filter(|p| p.ascii);
         let seek = Probes {
             probes: [ascii(self.start.probe), ascii(self.end.probe)],
+            hint: self.paths.hints,
         };
         isa.run(AsciiWalk::new(seek), self, data, sink)
     }
@@ -129,6 +130,7 @@ impl Seek for OneBytes {
 /// Markers probed by two bytes (see [`Probe`]); `None`: not ASCII, the general path's.
 struct Probes {
     probes: [Option<Probe>; 2],
+    hint: bool,
 }
 
 impl Seek for Probes {
@@ -140,7 +142,7 @@ impl Seek for Probes {
             &self.probes[0]
         };
         match probe {
-            Some(probe) => find(k, data, i, probe),
+            Some(probe) => find(k, data, i, probe, self.hint),
             None => Err(i),
         }
     }
@@ -223,13 +225,15 @@ impl Blocks {
 
 /// The search for the ASCII marker of `probe` from `data[i]`: `Ok(q)` where it occurs,
 /// `Err(x)` to hand over at `x` (a non-ASCII byte, or less than a block and a marker left).
-/// Every byte before either is ASCII and no occurrence starts before it.
+/// Every byte before either is ASCII and no occurrence starts before it. `hint`: whether
+/// the walk asks for data ahead (see [`crate::kernels::streams_without_hints`]).
 #[inline(always)]
 fn find<K: AsciiKernels>(
     kernels: K,
     data: &[u8],
     mut i: usize,
     probe: &Probe,
+    hint: bool,
 ) -> Result<usize, usize> {
     let needle = probe.needle();
     if needle.len() == 1 {
@@ -243,14 +247,20 @@ fn find<K: AsciiKernels>(
     let reach = needle.len() - 1;
     // A block is only tested when a marker starting in it lies wholly in `data`.
     while let Some(window) = data.get(i..i + 64 + reach) {
-        prefetch(data, i + PREFETCH_AHEAD);
+        if hint {
+            prefetch(data, i + PREFETCH_AHEAD);
+        }
         let found = pair_stops(kernels, window, probe);
         if found == 0 {
             // A quiet block: maybe a long quiet stretch, skipped two blocks per test, from a
             // 64-byte boundary of memory a little back into the quiet block (so that the
             // blocks' own loads do not straddle cache lines).
             i += 64 - (data.as_ptr() as usize + i) % 64;
-            i = skip_quiet(kernels, data, i, reach, probe);
+            i = if hint {
+                skip_quiet::<K, true>(kernels, data, i, reach, probe)
+            } else {
+                skip_quiet::<K, false>(kernels, data, i, reach, probe)
+            };
             continue;
         }
         if let Some(found) = resolve(data, needle, i, found) {
@@ -272,9 +282,10 @@ fn find<K: AsciiKernels>(
 
 /// The quiet walk of [`find`]: from `i`, the first multiple of 128 bytes on whose 128 bytes
 /// (and the `reach` after them) [`AsciiKernels::quiet128_pair`] answers `false`, or that is
-/// not wholly in `data`.
+/// not wholly in `data`. `HINT`: whether it asks for data ahead (a constant: the loop is
+/// the hottest on sparse text).
 #[inline(always)]
-fn skip_quiet<K: AsciiKernels>(
+fn skip_quiet<K: AsciiKernels, const HINT: bool>(
     kernels: K,
     data: &[u8],
     mut i: usize,
@@ -283,8 +294,10 @@ fn skip_quiet<K: AsciiKernels>(
 ) -> usize {
     let ((i1, b1), (i2, b2)) = (probe.first, probe.second);
     while let Some(window) = data.get(i..i + 128 + reach) {
-        prefetch(data, i + PREFETCH_AHEAD);
-        prefetch(data, i + PREFETCH_AHEAD + 64);
+        if HINT {
+            prefetch(data, i + PREFETCH_AHEAD);
+            prefetch(data, i + PREFETCH_AHEAD + 64);
+        }
         let two = |at: usize| -> &[u8; 128] { window[at..][..128].try_into().unwrap_or(&[0; 128]) };
         if !kernels.quiet128_pair(two(0), [two(i1), two(i2)], [b1, b2]) {
             break;

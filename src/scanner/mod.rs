@@ -47,7 +47,7 @@
 //! see [`crate::utf8::utf16_len`]). The input is validated incrementally: an invalid byte
 //! stops the scan with its offset, after every match completed before it was reported.
 
-use crate::kernels::{Isa, ascii_run_without};
+use crate::kernels::{Isa, ascii_run_without, streams_without_hints};
 use crate::markers::Markers;
 use crate::utf8::{all_ascii, check, sequence_len, utf16_len, utf16_len_from};
 use core::fmt;
@@ -188,6 +188,9 @@ pub struct Paths {
     pub ascii: bool,
     /// The UTF-8 walk (`scan_utf8`).
     pub utf8: bool,
+    /// Whether the ASCII walk's search for a marker of two bytes or more asks for data
+    /// ahead (see `kernels::streams_without_hints`).
+    pub hints: bool,
 }
 
 impl Paths {
@@ -195,7 +198,12 @@ impl Paths {
     pub fn detect() -> Paths {
         let isa = Isa::detect();
         let (ascii, utf8) = isa.walks();
-        Paths { isa, ascii, utf8 }
+        Paths {
+            isa,
+            ascii,
+            utf8,
+            hints: !streams_without_hints(),
+        }
     }
 }
 

@@ -43,20 +43,24 @@ impl Paths {
         }
     }
 
-    /// Every set of kernels this CPU runs (the portable ones included), with both walks on.
+    /// Every set of kernels this CPU runs (the portable ones included), with both walks on
+    /// and the hints as this CPU's vendor has them.
     pub fn every_set() -> Vec<Paths> {
+        let hints = Paths::detect().hints;
         let with = |isa| Paths {
             isa,
             ascii: true,
             utf8: true,
+            hints,
         };
         Isa::available().into_iter().map(with).collect()
     }
 
     /// A choice of paths from `seed`, so that tests and fuzzing cover every set of kernels
-    /// this CPU runs (the portable ones included), each walk on and off: the set is
-    /// `seed % n` of [`Isa::available`]; of `seed / n`, the two low bits turn the ASCII walk
-    /// off (1), the UTF-8 walk off (2) or both (3).
+    /// this CPU runs (the portable ones included), each walk on and off, and both hint
+    /// settings: the set is `seed % n` of [`Isa::available`]; of `seed / n`, the two low
+    /// bits turn the ASCII walk off (1), the UTF-8 walk off (2) or both (3), the next one
+    /// the hints.
     pub fn vary(seed: usize) -> Paths {
         let sets = Isa::available();
         let bits = seed / sets.len();
@@ -64,6 +68,7 @@ impl Paths {
             isa: sets[seed % sets.len()],
             ascii: bits & 1 == 0,
             utf8: bits & 2 == 0,
+            hints: bits & 4 == 0,
         }
     }
 }

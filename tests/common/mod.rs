@@ -155,7 +155,8 @@ pub struct Scanned {
 
 /// Feeds `bytes` to a scanner in chunks cycling through `plan` (empty plan: one chunk). The
 /// plan's length and the text's choose the scanner's paths (see `Paths::vary`), so that over a
-/// property's cases every set of kernels this CPU runs is taken, each walk on and off.
+/// property's cases every set of kernels this CPU runs is taken, each walk on and off, and
+/// the prefetch hints both ways.
 pub fn scan(markers: &Markers, bytes: &[u8], max_matches: u64, plan: &[usize]) -> Scanned {
     let paths = Paths::vary(plan.len() * 7 + bytes.len());
     scan_with(paths, markers, bytes, max_matches, plan)

@@ -165,6 +165,17 @@ utf8_kernels!(Avx2, avx2, avx2);
 // A marker is compared in 32 bytes, as with AVX2, which every AVX-512 CPU has.
 utf8_kernels!(Avx512Vbmi, avx512, avx2);
 
+/// Whether the CPU is AMD's (asked once: CPUID is slow, in a virtual machine a trip to the
+/// hypervisor).
+pub(super) fn is_amd() -> bool {
+    static AMD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AMD.get_or_init(|| {
+        // Leaf 0 names the vendor in EBX, EDX, ECX: "AuthenticAMD".
+        let id = core::arch::x86_64::__cpuid(0);
+        (id.ebx, id.edx, id.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163)
+    })
+}
+
 /// PREFETCHT0 of the line holding `data[at]`.
 #[inline(always)]
 pub(super) fn prefetch(data: &[u8], at: usize) {
