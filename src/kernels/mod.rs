@@ -194,9 +194,10 @@ enum Set {
 }
 
 impl Isa {
-    /// The widest set this CPU runs.
+    /// The widest set this CPU runs (found once: every scanner asks).
     pub fn detect() -> Isa {
-        *Isa::available().last().unwrap_or(&Isa(Set::Portable))
+        static WIDEST: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+        *WIDEST.get_or_init(|| *Isa::available().last().unwrap_or(&Isa(Set::Portable)))
     }
 
     /// Every set this CPU runs, narrowest first (the portable kernels first).
