@@ -9,10 +9,11 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/spans.rs"]
+mod spans;
 
-use core::ops::ControlFlow;
 use criterion::Throughput;
-use extract_between::{Extractor, Markers, Pos, Scanner, Sink};
+use extract_between::{Extractor, Markers, Scanner};
 use memchr::memmem;
 use std::hint::black_box;
 
@@ -34,34 +35,8 @@ fn baseline<'t>(
     out
 }
 
-/// Records each match's content span: the scanner's equivalent of collecting slices. The
-/// flag says whether it asks for UTF-16 offsets too (`extract` computes none).
-struct Spans(Vec<(u64, u64)>, u64, bool);
-impl Sink for Spans {
-    fn open(&mut self, _: Pos, content: Pos) -> ControlFlow<()> {
-        self.1 = content.byte;
-        ControlFlow::Continue(())
-    }
-    fn content(&mut self, _: &[u8]) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    fn close(&mut self, end: Pos, _: Pos) -> ControlFlow<()> {
-        self.0.push((self.1, end.byte));
-        ControlFlow::Continue(())
-    }
-    fn utf16_offsets(&self) -> bool {
-        self.2
-    }
-}
-
 fn scan_chunks(markers: &Markers, text: &[u8], chunk: usize, utf16: bool) -> usize {
-    let mut scanner = Scanner::new(markers);
-    let mut spans = Spans(Vec::new(), 0, utf16);
-    for piece in text.chunks(chunk) {
-        let _ = scanner.feed(piece, &mut spans);
-    }
-    let _ = scanner.finish(&mut spans);
-    spans.0.len()
+    spans::collect(Scanner::new(markers), text, chunk, utf16)
 }
 
 /// UTF-8 validation alone, chunk by chunk: what a scanner of untrusted bytes must do beyond

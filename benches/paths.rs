@@ -9,37 +9,15 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/spans.rs"]
+mod spans;
 
-use core::ops::ControlFlow;
+use extract_between::Markers;
 use extract_between::testing::{Isa, Paths, scanner};
-use extract_between::{Markers, Pos, Sink};
 use std::hint::black_box;
 
-/// Collects each match's content span in UTF-16 units, as `benches/core.rs` does.
-struct Spans(Vec<(u64, u64)>, u64);
-
-impl Sink for Spans {
-    fn open(&mut self, _: Pos, content: Pos) -> ControlFlow<()> {
-        self.1 = content.utf16;
-        ControlFlow::Continue(())
-    }
-    fn content(&mut self, _: &[u8]) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    fn close(&mut self, end: Pos, _: Pos) -> ControlFlow<()> {
-        self.0.push((self.1, end.utf16));
-        ControlFlow::Continue(())
-    }
-}
-
 fn scan(markers: &Markers, text: &[u8], paths: Paths) -> usize {
-    let mut s = scanner(markers, paths);
-    let mut sink = Spans(Vec::new(), 0);
-    for chunk in text.chunks(8 << 10) {
-        let _ = s.feed(chunk, &mut sink);
-    }
-    let _ = s.finish(&mut sink);
-    sink.0.len()
+    spans::collect(scanner(markers, paths), text, 8 << 10, true)
 }
 
 fn main() {

@@ -37,11 +37,7 @@ impl Scanner {
     /// marker sought next is not ASCII, and returns how much of `data` it decided: the caller
     /// scans the rest. It holds no marker prefix: a candidate near the end is left to the
     /// general path, which can hold one.
-    pub(super) fn scan_ascii<S: Sink + ?Sized>(
-        &mut self,
-        data: &[u8],
-        sink: &mut S,
-    ) -> (usize, ControlFlow<()>) {
+    pub(super) fn scan_ascii<S: Sink + ?Sized>(&mut self, data: &[u8], sink: &mut S) -> Walked {
         let isa = self.paths.isa;
         // Two one-byte markers are read without copying their probes first: that copy was
         // about a quarter of the per-chunk work outside the walk on text without markers.
@@ -74,7 +70,7 @@ impl Scanner {
         data: &[u8],
         sink: &mut S,
         mut seek: impl Seek,
-    ) -> (usize, ControlFlow<()>) {
+    ) -> Walked {
         let mut at = Counter::new(self.scanned, Units::of(sink, true));
         let lens = [self.start.bytes().len(), self.end.bytes().len()];
         let mut run = Run::new(self.state == State::Inside);
@@ -170,7 +166,7 @@ impl Blocks {
         i: usize,
         k: usize,
         byte: u8,
-    ) -> Result<usize, usize> {
+    ) -> Found {
         if i >= self.base + 64 {
             // Past the block (an event at its last byte): the next one starts here.
             self.base = i;
@@ -234,7 +230,7 @@ fn find<K: AsciiKernels>(
     mut i: usize,
     probe: &Probe,
     hint: bool,
-) -> Result<usize, usize> {
+) -> Found {
     let needle = probe.needle();
     if needle.len() == 1 {
         // The block walk, starting afresh at `i`, for this one marker.
@@ -320,12 +316,7 @@ fn pair_stops<K: AsciiKernels>(kernels: K, window: &[u8], probe: &Probe) -> u64 
 /// (`Err`) or an occurrence of `needle` (`Ok`); `None` when every stop was a candidate that
 /// did not match.
 #[inline(always)]
-fn resolve(
-    data: &[u8],
-    needle: &[u8],
-    base: usize,
-    mut stops: u64,
-) -> Option<Result<usize, usize>> {
+fn resolve(data: &[u8], needle: &[u8], base: usize, mut stops: u64) -> Option<Found> {
     while stops != 0 {
         let q = base + stops.trailing_zeros() as usize;
         if data[q] >= 0x80 {
@@ -344,12 +335,7 @@ fn resolve(
 /// of every chunk went to the general path, whose set-up (a `memmem` search, a separate
 /// validation) cost more than a block test.
 #[inline(always)]
-fn last_block<K: AsciiKernels>(
-    kernels: K,
-    data: &[u8],
-    i: usize,
-    byte: u8,
-) -> Result<usize, usize> {
+fn last_block<K: AsciiKernels>(kernels: K, data: &[u8], i: usize, byte: u8) -> Found {
     let Some(w) = data.len().checked_sub(64) else {
         return Err(i);
     };

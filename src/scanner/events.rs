@@ -47,7 +47,7 @@ impl Scanner {
         (x, at): (usize, Pos),
         mut flow: ControlFlow<()>,
         run: Run,
-    ) -> (usize, ControlFlow<()>) {
+    ) -> Walked {
         let Run {
             inside,
             from,

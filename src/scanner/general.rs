@@ -86,7 +86,7 @@ impl Scanner {
         sink: &mut S,
         at: &mut Counter,
         run: &mut Run,
-    ) -> (usize, ControlFlow<()>) {
+    ) -> Walked {
         // `i`: where the search for the current marker resumes in `data`.
         let mut i = 0;
         loop {

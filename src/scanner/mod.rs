@@ -64,8 +64,8 @@ mod utf8_walk;
 
 use events::{Run, deliver};
 
-/// What a fast path's run over a slice returns: how much of it was decided, and whether the
-/// sink asked to stop.
+/// What a run over a slice returns: how much of it was decided, and whether the sink asked
+/// to stop.
 type Walked = (usize, ControlFlow<()>);
 use needle::*;
 pub use sink::{Pos, Sink};

@@ -27,11 +27,7 @@ impl Scanner {
     /// always up to a character boundary: it stops at a block that breaks UTF-8 (the
     /// general path then finds the exact byte) and where less than a block and a marker are
     /// left.
-    pub(super) fn scan_utf8<S: Sink + ?Sized>(
-        &mut self,
-        data: &[u8],
-        sink: &mut S,
-    ) -> (usize, ControlFlow<()>) {
+    pub(super) fn scan_utf8<S: Sink + ?Sized>(&mut self, data: &[u8], sink: &mut S) -> Walked {
         if sink.utf16_offsets() {
             self.utf8_walk::<S, true>(data, sink)
         } else {
@@ -44,7 +40,7 @@ impl Scanner {
         &mut self,
         data: &[u8],
         sink: &mut S,
-    ) -> (usize, ControlFlow<()>) {
+    ) -> Walked {
         let isa = self.paths.isa;
         let walk = Utf8Walk::<S, UTF16>(core::marker::PhantomData);
         isa.run(walk, self, data, sink)
@@ -58,7 +54,7 @@ impl Scanner {
         kernels: U,
         data: &[u8],
         sink: &mut S,
-    ) -> (usize, ControlFlow<()>) {
+    ) -> Walked {
         let sides = [Side::of(kernels, &self.start), Side::of(kernels, &self.end)];
         let tests = Tests::<U, UTF16> {
             kernels,
