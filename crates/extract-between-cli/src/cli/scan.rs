@@ -1,0 +1,218 @@
+//! Searching one input: the sink that writes each match as it closes (or counts it), the
+//! read loop that feeds the scanner, and how a failure is reported.
+
+use core::ops::ControlFlow;
+use extract_between::request;
+use extract_between::{Capped, Markers, Pos, ScanError, Scanner, Sink};
+use std::io::{self, Read, Write};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Format {
+    Lines,
+    Null,
+    Json,
+    /// `--count`: matches are counted, not written.
+    Count,
+    /// `--quiet`: the first match ends the run.
+    Quiet,
+    /// `--files-with-matches`: the first match ends the file, whose name is printed.
+    Files,
+}
+
+impl Format {
+    /// Whether matches are written, so that their content is gathered (and held to
+    /// `--max-match-bytes`); counting formats hold nothing.
+    fn writes(self) -> bool {
+        !matches!(self, Format::Count | Format::Quiet | Format::Files)
+    }
+}
+
+/// Why streaming one input stopped with an error.
+pub(super) enum Failure {
+    Scan(ScanError),
+    MatchTooLarge(Pos, usize),
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// Gathers each match's content and writes it to the output when the match closes.
+pub(super) struct Writer<'a, W: Write> {
+    pub(super) out: &'a mut W,
+    pub(super) format: Format,
+    pub(super) file: &'a str,
+    /// `PATH:` before each match (with a directory or several files), or nothing.
+    pub(super) prefix: &'a [u8],
+    pub(super) max_match_bytes: usize,
+    pub(super) content: Vec<u8>,
+    /// The JSON line being written (`--json-lines`), reused.
+    pub(super) line: Vec<u8>,
+    /// `,"file":` and the input's name as JSON, made for the first line.
+    pub(super) file_json: Vec<u8>,
+    pub(super) start: Pos,
+    pub(super) printed: u64,
+    pub(super) failure: Option<Failure>,
+}
+
+impl<W: Write> Writer<'_, W> {
+    /// Writes one match: `content`, which starts at `start` and ends at `end`.
+    fn write_match(&mut self, content: &[u8], start: Pos, end: Pos) -> io::Result<()> {
+        match self.format {
+            Format::Count | Format::Quiet | Format::Files => Ok(()),
+            Format::Lines | Format::Null => {
+                if !self.prefix.is_empty() {
+                    self.out.write_all(self.prefix)?;
+                }
+                self.out.write_all(content)?;
+                self.out.write_all(if self.format == Format::Null {
+                    b"\0"
+                } else {
+                    b"\n"
+                })
+            }
+            Format::Json => {
+                // One line buffer for every match: no allocation per line. The scanner hands
+                // out valid UTF-8 only, so the content is escaped as bytes, unchecked.
+                let line = &mut self.line;
+                line.clear();
+                line.extend_from_slice(b"{\"match\":");
+                request::push_json_bytes(line, content);
+                if self.file_json.is_empty() {
+                    // The same for every line of this input: escaped once.
+                    self.file_json.extend_from_slice(b",\"file\":");
+                    request::push_json_bytes(&mut self.file_json, self.file.as_bytes());
+                }
+                line.extend_from_slice(&self.file_json);
+                request::push_offsets(line, start, end);
+                line.extend_from_slice(b"}\n");
+                self.out.write_all(line)
+            }
+        }
+    }
+
+    /// After writing a match: counts it, or records why writing failed.
+    fn written(&mut self, result: io::Result<()>) -> ControlFlow<()> {
+        if let Err(e) = result {
+            self.failure = Some(Failure::Write(e));
+            return ControlFlow::Break(());
+        }
+        self.printed += 1;
+        if matches!(self.format, Format::Quiet | Format::Files) {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+impl<W: Write> Sink for Writer<'_, W> {
+    fn open(&mut self, _marker: Pos, content: Pos) -> ControlFlow<()> {
+        self.content.clear();
+        self.start = content;
+        ControlFlow::Continue(())
+    }
+
+    fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
+        if !self.format.writes() {
+            // Counted, not written: nothing to gather, whatever the match's length.
+            return ControlFlow::Continue(());
+        }
+        if self.content.len() + fragment.len() > self.max_match_bytes {
+            self.failure = Some(Failure::MatchTooLarge(self.start, self.max_match_bytes));
+            return ControlFlow::Break(());
+        }
+        self.content.extend_from_slice(fragment);
+        ControlFlow::Continue(())
+    }
+
+    fn close(&mut self, content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
+        let content = std::mem::take(&mut self.content);
+        let result = self.write_match(&content, self.start, content_end);
+        // Keep the buffer for the next match, unless one huge match made it huge.
+        if content.capacity() <= 1 << 20 {
+            self.content = content;
+        }
+        self.written(result)
+    }
+
+    fn matched(&mut self, open: [Pos; 2], content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+        // The whole match lies in the chunk just read: write it from there, no gathering.
+        if content.len() > self.max_match_bytes && self.format.writes() {
+            self.failure = Some(Failure::MatchTooLarge(open[1], self.max_match_bytes));
+            return ControlFlow::Break(());
+        }
+        let result = self.write_match(content, open[1], close[0]);
+        self.written(result)
+    }
+
+    fn utf16_offsets(&self) -> bool {
+        // Only JSON lines print them; plain output skips the counting (2x on CJK text).
+        self.format == Format::Json
+    }
+}
+
+/// The read size of the streaming mode.
+pub(super) const READ_CHUNK: usize = 64 * 1024;
+
+pub(super) fn report(label: &str, failure: Failure, utf16: bool) {
+    // Without --json-lines UTF-16 offsets are not counted; say only what is known.
+    let at = |p: Pos| {
+        if utf16 {
+            format!("byte offset {} (UTF-16 offset {})", p.byte, p.utf16)
+        } else {
+            format!("byte offset {}", p.byte)
+        }
+    };
+    match failure {
+        Failure::Scan(ScanError::Unclosed { marker }) => {
+            eprintln!(
+                "extract-between: {label}: unclosed start marker at {}",
+                at(marker)
+            );
+        }
+        Failure::Scan(e) => eprintln!("extract-between: {label}: {e}"),
+        Failure::MatchTooLarge(p, max) => eprintln!(
+            "extract-between: {label}: match_too_large: the match starting at {} is longer than {max} bytes (--max-match-bytes)",
+            at(p)
+        ),
+        Failure::Read(e) => eprintln!("extract-between: {label}: read error: {e}"),
+        Failure::Write(e) => eprintln!("extract-between: writing output: {e}"),
+    }
+}
+
+/// Streams one input into the writer; the first failure ends it (after every match
+/// completed before it was written). With `skip_binary`, an input whose first block holds
+/// a NUL byte is not searched (as ripgrep decides): `Ok(false)`.
+pub(super) fn run_one<W: Write>(
+    markers: &Markers,
+    mut reader: impl Read,
+    buf: &mut [u8],
+    sink: &mut Capped<&mut Writer<'_, W>>,
+    bar: Option<&indicatif::ProgressBar>,
+    skip_binary: bool,
+) -> Result<bool, Failure> {
+    let mut scanner = Scanner::new(markers);
+    let mut first = true;
+    loop {
+        let n = match reader.read(buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Read(e)),
+        };
+        if std::mem::take(&mut first) && skip_binary && memchr::memchr(0, &buf[..n]).is_some() {
+            return Ok(false);
+        }
+        if let Some(bar) = bar {
+            bar.inc(n as u64);
+        }
+        match scanner.feed(&buf[..n], sink) {
+            Ok(ControlFlow::Continue(())) => {}
+            // Either the cap and truncation are known (stop reading: done), or the writer
+            // recorded a failure.
+            Ok(ControlFlow::Break(())) => {
+                return sink.get_mut().failure.take().map_or(Ok(true), Err);
+            }
+            Err(e) => return Err(Failure::Scan(e)),
+        }
+    }
+    scanner.finish(sink).map_err(Failure::Scan).map(|()| true)
+}

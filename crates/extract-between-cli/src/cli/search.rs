@@ -1,0 +1,450 @@
+//! The streaming mode over its inputs: files and standard input in the order given, and
+//! directories walked as ripgrep walks them (the `ignore` crate: `.gitignore` inside a git
+//! repository, `.ignore`, `.git/info/exclude`, hidden files skipped, binary files skipped
+//! quietly; a file named on the command line is always searched).
+//!
+//! With a directory among the inputs, files are searched on `-j` threads (default: the
+//! cores) and printed as each finishes, each file's output together. A worker gathers a
+//! file's output in a buffer of at most [`GROUP_BYTES`]; past that it takes standard
+//! output for itself and streams the rest of that file straight to it, so memory stays at
+//! one buffer per worker however much a file prints. `--sort path` searches on one thread,
+//! in path order.
+
+use super::input::{Input, open, open_walked};
+use super::progress::progress_bar;
+use super::scan::{Failure, Format, READ_CHUNK, Writer, report, run_one};
+use extract_between::{Capped, Markers, Pos};
+use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+/// A file's output held back before its worker takes standard output for itself.
+pub(super) const GROUP_BYTES: usize = 256 * 1024;
+
+/// What the command line asked for.
+pub(super) struct Settings {
+    pub(super) markers: Markers,
+    pub(super) format: Format,
+    pub(super) max_matches: u64,
+    pub(super) max_match_bytes: usize,
+    /// `PATH:` before matches and counts.
+    pub(super) with_filename: bool,
+    /// `-l` names end with NUL (`-0`) instead of a newline.
+    pub(super) null_names: bool,
+    pub(super) progress: Option<bool>,
+    pub(super) walk: WalkOptions,
+}
+
+/// What every search shares: the settings, and how the run is going.
+pub(super) struct Search {
+    settings: Settings,
+    any_match: AtomicBool,
+    any_error: AtomicBool,
+    /// Set when the run must end now, with this exit code (a closed or failed output, or
+    /// `-q`'s first match); 0 while it goes on.
+    stop: AtomicU8,
+}
+
+/// How directories are walked (flags named as ripgrep names them).
+#[derive(Clone, Debug, Default)]
+pub(super) struct WalkOptions {
+    pub(super) no_ignore: bool,
+    pub(super) hidden: bool,
+    pub(super) globs: Vec<String>,
+    pub(super) max_depth: Option<usize>,
+    pub(super) follow: bool,
+    pub(super) threads: usize,
+    pub(super) sort: bool,
+}
+
+/// Stop codes: `STOP_DONE` is exit 0 (`-q` found a match, or `| head` closed the pipe after
+/// one), the others their exit code plus one.
+const RUNNING: u8 = 0;
+
+impl Search {
+    pub(super) fn new(settings: Settings) -> Search {
+        Search {
+            settings,
+            any_match: AtomicBool::new(false),
+            any_error: AtomicBool::new(false),
+            stop: AtomicU8::new(RUNNING),
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) != RUNNING
+    }
+
+    fn stop_with(&self, code: u8) {
+        let _ = self
+            .stop
+            .compare_exchange(RUNNING, code + 1, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// The exit status: grep's (0 a match, 1 none, 2 any error), or the stop's.
+    fn exit_code(&self) -> ExitCode {
+        match self.stop.load(Ordering::Relaxed) {
+            RUNNING => ExitCode::from(if self.any_error.load(Ordering::Relaxed) {
+                2
+            } else if self.any_match.load(Ordering::Relaxed) {
+                0
+            } else {
+                1
+            }),
+            code => ExitCode::from(code - 1),
+        }
+    }
+
+    /// The exit status when the reader of our output went away: as grep, quietly.
+    fn closed_pipe(&self) {
+        self.stop_with(if self.any_match.load(Ordering::Relaxed) {
+            0
+        } else {
+            1
+        });
+    }
+}
+
+/// Reusable buffers of one worker.
+struct Buffers {
+    read: Vec<u8>,
+    content: Vec<u8>,
+}
+
+impl Buffers {
+    fn new() -> Buffers {
+        Buffers {
+            read: vec![0u8; READ_CHUNK],
+            content: Vec::new(),
+        }
+    }
+}
+
+/// Searches every input; returns the exit status.
+pub(super) fn run(search: &Search, files: &[PathBuf]) -> ExitCode {
+    let stdout = Mutex::new(BufWriter::with_capacity(128 * 1024, io::stdout()));
+    let dirs = files.iter().any(|p| p.as_os_str() != "-" && p.is_dir());
+    if dirs && search.settings.walk.threads > 1 && !search.settings.walk.sort {
+        // Standard input first, then the rest in parallel.
+        for path in files.iter().filter(|p| p.as_os_str() == "-") {
+            let mut out = lock(&stdout);
+            search_path(search, path, false, &mut *out, &mut Buffers::new());
+        }
+        parallel(search, files, &stdout);
+    } else {
+        let mut out = lock(&stdout);
+        let mut buffers = Buffers::new();
+        for path in files {
+            if search.stopped() {
+                break;
+            }
+            if path.as_os_str() != "-" && path.is_dir() {
+                for entry in walker(search, std::slice::from_ref(path)).build() {
+                    if search.stopped() {
+                        break;
+                    }
+                    if let Some((path, explicit)) = searchable(search, entry) {
+                        search_path(search, &path, !explicit, &mut *out, &mut buffers);
+                    }
+                }
+            } else {
+                search_path(search, path, false, &mut *out, &mut buffers);
+            }
+        }
+    }
+    if !search.stopped()
+        && let Err(e) = lock(&stdout).flush()
+    {
+        write_failed(search, e);
+    }
+    search.exit_code()
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The walker over `roots`, with the walk options.
+fn walker(search: &Search, roots: &[PathBuf]) -> ignore::WalkBuilder {
+    let w = &search.settings.walk;
+    let mut builder = ignore::WalkBuilder::new(&roots[0]);
+    for root in &roots[1..] {
+        builder.add(root);
+    }
+    builder
+        .hidden(!w.hidden)
+        .ignore(!w.no_ignore)
+        .git_ignore(!w.no_ignore)
+        .git_exclude(!w.no_ignore)
+        .git_global(!w.no_ignore)
+        .parents(!w.no_ignore)
+        .follow_links(w.follow)
+        .max_depth(w.max_depth)
+        .threads(w.threads);
+    if w.sort {
+        builder.sort_by_file_path(|a, b| a.cmp(b));
+    }
+    if !w.globs.is_empty() {
+        let mut overrides = ignore::overrides::OverrideBuilder::new(".");
+        for glob in &w.globs {
+            if let Err(e) = overrides.add(glob) {
+                eprintln!("extract-between: --glob {glob}: {e}");
+                search.any_error.store(true, Ordering::Relaxed);
+            }
+        }
+        match overrides.build() {
+            Ok(o) => {
+                builder.overrides(o);
+            }
+            Err(e) => {
+                eprintln!("extract-between: --glob: {e}");
+                search.any_error.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    builder
+}
+
+/// A walked entry to search: its path, and whether it was named on the command line (then
+/// it is searched even if it looks binary). Walk errors are reported here.
+fn searchable(
+    search: &Search,
+    entry: Result<ignore::DirEntry, ignore::Error>,
+) -> Option<(PathBuf, bool)> {
+    match entry {
+        Ok(entry) => {
+            let explicit = entry.depth() == 0;
+            let is_file = entry.file_type().is_some_and(|t| t.is_file())
+                || (explicit && entry.path().is_file());
+            is_file.then(|| (entry.into_path(), explicit))
+        }
+        Err(e) => {
+            eprintln!("extract-between: {e}");
+            search.any_error.store(true, Ordering::Relaxed);
+            None
+        }
+    }
+}
+
+fn parallel(search: &Search, files: &[PathBuf], stdout: &Mutex<BufWriter<Stdout>>) {
+    let roots: Vec<PathBuf> = files
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .cloned()
+        .collect();
+    if roots.is_empty() {
+        return;
+    }
+    walker(search, &roots).build_parallel().run(|| {
+        let mut buffers = Buffers::new();
+        let mut held_back = Vec::new();
+        Box::new(move |entry| {
+            if search.stopped() {
+                return ignore::WalkState::Quit;
+            }
+            if let Some((path, explicit)) = searchable(search, entry) {
+                // Made per file: a worker holds standard output only within one file.
+                let mut grouped = Grouped {
+                    shared: stdout,
+                    buf: std::mem::take(&mut held_back),
+                    held: None,
+                };
+                search_path(search, &path, !explicit, &mut grouped, &mut buffers);
+                if let Err(e) = grouped.finish() {
+                    write_failed(search, e);
+                }
+                held_back = std::mem::take(&mut grouped.buf);
+            }
+            if search.stopped() {
+                ignore::WalkState::Quit
+            } else {
+                ignore::WalkState::Continue
+            }
+        })
+    });
+}
+
+/// One file's output, held back (up to [`GROUP_BYTES`]) so that files do not interleave.
+struct Grouped<'a> {
+    shared: &'a Mutex<BufWriter<Stdout>>,
+    buf: Vec<u8>,
+    /// Standard output, taken once the file printed more than the buffer holds.
+    held: Option<MutexGuard<'a, BufWriter<Stdout>>>,
+}
+
+impl Grouped<'_> {
+    /// The file is done: its output goes out, and standard output is free again.
+    fn finish(&mut self) -> io::Result<()> {
+        let result = match self.held.take() {
+            Some(_released) => Ok(()),
+            None if self.buf.is_empty() => Ok(()),
+            None => lock(self.shared).write_all(&self.buf),
+        };
+        self.buf.clear();
+        if self.buf.capacity() > GROUP_BYTES * 2 {
+            self.buf = Vec::new();
+        }
+        result
+    }
+}
+
+impl Write for Grouped<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if let Some(out) = &mut self.held {
+            return out.write(bytes);
+        }
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= GROUP_BYTES {
+            let mut out = lock(self.shared);
+            out.write_all(&self.buf)?;
+            self.buf.clear();
+            self.held = Some(out);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn write_failed(search: &Search, e: io::Error) {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        // The reader went away (`| head`): end quietly, as grep and ripgrep do.
+        search.closed_pipe();
+    } else if !search.stopped() {
+        eprintln!("extract-between: writing output: {e}");
+        search.stop_with(2);
+    }
+}
+
+/// Searches one path (a file, or `-` for standard input) into `out`.
+fn search_path<W: Write>(
+    search: &Search,
+    path: &Path,
+    skip_binary: bool,
+    out: &mut W,
+    buffers: &mut Buffers,
+) {
+    // A walked file (found, not named) is known to be a file.
+    let opened = if skip_binary {
+        open_walked(path)
+    } else {
+        open(path)
+    };
+    let input = match opened {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("extract-between: {}: {e}", path.display());
+            search.any_error.store(true, Ordering::Relaxed);
+            return;
+        }
+    };
+    search_input(search, input, skip_binary, out, buffers);
+}
+
+fn search_input<W: Write>(
+    search: &Search,
+    input: Input,
+    skip_binary: bool,
+    out: &mut W,
+    buffers: &mut Buffers,
+) {
+    let label = if input.name == "-" {
+        "(standard input)".to_string()
+    } else {
+        input.name.clone()
+    };
+    let prefix = if search.settings.with_filename {
+        format!("{label}:")
+    } else {
+        String::new()
+    };
+    let bar = match (input.size, search.settings.progress) {
+        (Some(size), Some(forced)) => Some(progress_bar(size, forced)),
+        _ => None,
+    };
+    let mut writer = Writer {
+        out,
+        format: search.settings.format,
+        file: &input.name,
+        prefix: prefix.as_bytes(),
+        max_match_bytes: search.settings.max_match_bytes,
+        content: std::mem::take(&mut buffers.content),
+        line: Vec::new(),
+        file_json: Vec::new(),
+        start: Pos::default(),
+        printed: 0,
+        failure: None,
+    };
+    let mut sink = Capped::new(&mut writer, search.settings.max_matches);
+    let result = run_one(
+        &search.settings.markers,
+        input.reader,
+        &mut buffers.read,
+        &mut sink,
+        bar.as_ref(),
+        skip_binary,
+    );
+    let truncated = sink.truncated();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    buffers.content = std::mem::take(&mut writer.content);
+    if writer.printed > 0 {
+        search.any_match.store(true, Ordering::Relaxed);
+        if search.settings.format == Format::Quiet {
+            // As grep -q: a match is the answer, whatever failed before it.
+            search.stop_with(0);
+            return;
+        }
+    }
+    // The count of the matches completed before any failure, as the other formats print
+    // those matches (a failed write has nowhere to go); `-l` names a file with a match.
+    let summary = match (&result, search.settings.format) {
+        (Err(Failure::Write(_)) | Ok(false), _) => None,
+        (_, Format::Count) if search.settings.with_filename => {
+            Some(format!("{label}:{}\n", writer.printed))
+        }
+        (_, Format::Count) => Some(format!("{}\n", writer.printed)),
+        (_, Format::Files) if writer.printed > 0 => Some(format!(
+            "{label}{}",
+            if search.settings.null_names {
+                '\0'
+            } else {
+                '\n'
+            }
+        )),
+        _ => None,
+    };
+    let result = match summary {
+        Some(line) => writer
+            .out
+            .write_all(line.as_bytes())
+            .map_err(Failure::Write)
+            .and(result),
+        None => result,
+    };
+    match result {
+        Ok(_) => {
+            if truncated {
+                eprintln!(
+                    "extract-between: {label}: output truncated after {} matches (--max-matches); more follow",
+                    writer.printed
+                );
+            }
+        }
+        Err(Failure::Write(e)) => write_failed(search, e),
+        Err(failure) => {
+            search.any_error.store(true, Ordering::Relaxed);
+            report(&label, failure, search.settings.format == Format::Json);
+        }
+    }
+}
+
+/// Whether a progress bar is shown: `Some(forced)` for files of known size.
+pub(super) fn progress_choice(progress: bool, no_progress: bool) -> Option<bool> {
+    (!no_progress && (progress || io::stderr().is_terminal())).then_some(progress)
+}

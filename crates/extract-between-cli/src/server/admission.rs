@@ -1,0 +1,144 @@
+//! What a request may hold: a processing slot, a stream slot, and bytes of the memory
+//! budget; and the state the handlers share.
+//!
+//! Slots are taken only for work, never for waiting on a client: an execute request takes
+//! its slot once its body has arrived, so clients that trickle bodies cannot starve others
+//! (they hold only a connection and the bytes they sent, both bounded). The memory budget
+//! holds a permit per byte of every execute body being received and every answer built and
+//! not yet written; past it, requests get 503.
+
+use super::ServeArgs;
+use super::auth::Auth;
+use super::metrics::{Metrics, Usage};
+use super::routes::error_response;
+use axum::body::{Body, Bytes};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use extract_between::request::MAX_REQUEST_BYTES;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// What the handlers share.
+#[derive(Clone)]
+pub(super) struct AppState {
+    pub(super) args: Arc<ServeArgs>,
+    /// Execute requests being run.
+    running: Arc<Semaphore>,
+    /// Stream uploads in flight.
+    streams: Arc<Semaphore>,
+    /// A permit per byte of execute bodies and answers held.
+    pub(super) budget: Arc<Semaphore>,
+    /// True from the moment shutdown begins: `/readyz` answers 503 and every HTTP/1
+    /// answer closes its connection.
+    pub(super) draining: Arc<AtomicBool>,
+    pub(super) request_ids: Arc<AtomicU64>,
+    pub(super) metrics: Arc<Metrics>,
+    /// The accepted bearer tokens; `None` when authentication is off.
+    pub(super) auth: Option<Arc<Auth>>,
+    /// The OpenAPI document of this configuration (its limits, its security).
+    pub(super) openapi: Arc<str>,
+}
+
+impl AppState {
+    /// The state for `args`.
+    ///
+    /// # Errors
+    ///
+    /// The authentication asked for cannot be set up (an unreadable or empty token file).
+    pub(super) fn new(args: ServeArgs) -> Result<AppState, String> {
+        let auth = Auth::load(
+            args.auth_token_file.as_deref(),
+            args.auth_token.as_ref().map(super::Secret::expose),
+        )?
+        .map(Arc::new);
+        let budget = budget_bytes(&args);
+        let running = Arc::new(Semaphore::new(args.max_concurrency.max(1)));
+        let streams = Arc::new(Semaphore::new(args.max_streams.max(1)));
+        let budget_sem = Arc::new(Semaphore::new(budget));
+        let metrics = Metrics::new(Usage {
+            running: (Arc::clone(&running), args.max_concurrency.max(1)),
+            streams: (Arc::clone(&streams), args.max_streams.max(1)),
+            budget: (Arc::clone(&budget_sem), budget),
+        });
+        let openapi = super::openapi::document(&args, auth.is_some()).to_string();
+        Ok(AppState {
+            running,
+            streams,
+            budget: budget_sem,
+            draining: Arc::new(AtomicBool::new(false)),
+            request_ids: Arc::new(AtomicU64::new(1)),
+            metrics: Arc::new(metrics),
+            auth,
+            openapi: openapi.into(),
+            args: Arc::new(args),
+        })
+    }
+
+    /// A slot to run an execute request, or why not.
+    pub(super) fn run_slot(&self) -> Result<OwnedSemaphorePermit, Overloaded> {
+        self.running
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| Overloaded("too many requests in flight; retry shortly"))
+    }
+
+    /// A stream upload's slot, or why not.
+    pub(super) fn stream_slot(&self) -> Result<OwnedSemaphorePermit, Overloaded> {
+        self.streams
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| Overloaded("too many streams in flight; retry shortly"))
+    }
+
+    /// `n` bytes of the memory budget, or why not.
+    pub(super) fn reserve(&self, n: usize) -> Result<OwnedSemaphorePermit, Overloaded> {
+        u32::try_from(n)
+            .ok()
+            .and_then(|n| self.budget.clone().try_acquire_many_owned(n).ok())
+            .ok_or(Overloaded(
+                "too much memory held by requests and answers; retry shortly",
+            ))
+    }
+
+    /// `body` as an answer that holds its bytes of the budget until the HTTP layer has
+    /// written (or dropped) them, not only until the handler returns: an answer a client does
+    /// not read is still memory.
+    pub(super) fn budgeted_body(&self, body: String) -> Result<Body, Overloaded> {
+        let permit = self.reserve(body.len())?;
+        Ok(Body::from(Bytes::from_owner(Budgeted {
+            body,
+            _permit: permit,
+        })))
+    }
+}
+
+/// Answer bytes and the budget they hold, released together when the last `Bytes` goes.
+struct Budgeted {
+    body: String,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl AsRef<[u8]> for Budgeted {
+    fn as_ref(&self) -> &[u8] {
+        self.body.as_bytes()
+    }
+}
+
+/// A refusal for want of room: 503 `overloaded`, with why.
+#[derive(Debug)]
+pub(super) struct Overloaded(pub(super) &'static str);
+
+impl IntoResponse for Overloaded {
+    fn into_response(self) -> Response {
+        error_response(StatusCode::SERVICE_UNAVAILABLE, "overloaded", self.0)
+    }
+}
+
+/// The budget in bytes: `--max-memory-mib`, never less than one largest body (else a valid
+/// request could never be served), nor more than a semaphore holds.
+fn budget_bytes(args: &ServeArgs) -> usize {
+    args.max_memory_mib
+        .saturating_mul(1024 * 1024)
+        .clamp(MAX_REQUEST_BYTES, Semaphore::MAX_PERMITS)
+}

@@ -1,0 +1,231 @@
+//! Bearer-token authentication: when tokens are configured (`--auth-token-file`,
+//! `EXTRACT_BETWEEN_AUTH_TOKEN`), every route but the probes requires `Authorization:
+//! Bearer <token>`; otherwise 401 with the error envelope and `WWW-Authenticate: Bearer`.
+//!
+//! Tokens are kept as SHA-256 digests and a presented token is hashed and compared against
+//! every one of them in constant time (`subtle`), so neither the comparison nor the number of
+//! tokens tried tells an attacker how much of a guess was right. Tokens are never logged.
+//! The file is re-read when it changes, so a token can be added, then the old one removed,
+//! without a restart (as a Kubernetes Secret mounted as a file is updated).
+
+use super::admission::AppState;
+use super::routes::{self, json_response};
+use axum::body::Body;
+use axum::http::{HeaderValue, Request, StatusCode, header};
+use axum::response::Response;
+use extract_between::request::error_body;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, SystemTime};
+use subtle::ConstantTimeEq;
+
+/// How often the token file is looked at for changes.
+const RELOAD_EVERY: Duration = Duration::from_secs(2);
+
+type TokenDigest = [u8; 32];
+
+/// The accepted tokens.
+#[derive(Debug)]
+pub(super) struct Auth {
+    file: Option<PathBuf>,
+    from_env: Option<TokenDigest>,
+    from_file: RwLock<Arc<Vec<TokenDigest>>>,
+    stamp: std::sync::Mutex<Option<FileStamp>>,
+}
+
+/// What tells a changed file: its modification time, length and inode.
+#[derive(Clone, Debug, PartialEq)]
+struct FileStamp(Option<SystemTime>, u64, u64);
+
+fn stamp(path: &Path) -> Option<FileStamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some(FileStamp(meta.modified().ok(), meta.len(), inode))
+}
+
+fn digest(token: &[u8]) -> TokenDigest {
+    Sha256::digest(token).into()
+}
+
+/// The tokens in a token file: one a line, blank lines and `#` comments skipped.
+fn read_tokens(path: &Path) -> Result<Vec<TokenDigest>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+    let tokens: Vec<TokenDigest> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| digest(l.as_bytes()))
+        .collect();
+    if tokens.is_empty() {
+        return Err(format!(
+            "the token file {} holds no token (one a line)",
+            path.display()
+        ));
+    }
+    Ok(tokens)
+}
+
+impl Auth {
+    /// The configured tokens; `None` when authentication is off.
+    ///
+    /// # Errors
+    ///
+    /// A token file that cannot be read or holds no token, or an empty token: starting
+    /// without the authentication asked for would be worse than not starting.
+    pub(super) fn load(
+        file: Option<&Path>,
+        env_token: Option<&str>,
+    ) -> Result<Option<Auth>, String> {
+        if file.is_none() && env_token.is_none() {
+            return Ok(None);
+        }
+        let from_env = match env_token.map(str::trim) {
+            Some("") => return Err("EXTRACT_BETWEEN_AUTH_TOKEN is set but empty".into()),
+            Some(t) => Some(digest(t.as_bytes())),
+            None => None,
+        };
+        let (from_file, file_stamp) = match file {
+            Some(path) => (read_tokens(path)?, stamp(path)),
+            None => (Vec::new(), None),
+        };
+        Ok(Some(Auth {
+            file: file.map(Path::to_path_buf),
+            from_env,
+            from_file: RwLock::new(Arc::new(from_file)),
+            stamp: std::sync::Mutex::new(file_stamp),
+        }))
+    }
+
+    /// Whether `token` is one of the accepted tokens.
+    fn accepts(&self, token: &[u8]) -> bool {
+        let presented = digest(token);
+        let file = self
+            .from_file
+            .read()
+            .map(|t| Arc::clone(&t))
+            .unwrap_or_default();
+        let mut ok = subtle::Choice::from(0);
+        for known in file.iter().chain(self.from_env.iter()) {
+            ok |= known.ct_eq(&presented);
+        }
+        ok.into()
+    }
+
+    /// Re-reads the token file if it changed. A file that became unreadable or empty keeps
+    /// the tokens read before (and says so): locking every client out is not a rotation.
+    fn reload(&self) {
+        let Some(path) = &self.file else { return };
+        let now = stamp(path);
+        let Ok(mut seen) = self.stamp.lock() else {
+            return;
+        };
+        if now == *seen {
+            return;
+        }
+        match read_tokens(path) {
+            Ok(tokens) => {
+                if let Ok(mut held) = self.from_file.write() {
+                    *held = Arc::new(tokens);
+                }
+                *seen = now;
+                tracing::info!(file = %path.display(), "token file re-read");
+            }
+            Err(why) => {
+                *seen = now;
+                tracing::warn!("{why}; keeping the tokens read before");
+            }
+        }
+    }
+
+    /// Looks at the token file every few seconds, for as long as the service runs.
+    pub(super) fn watch(self: Arc<Self>) {
+        if self.file.is_none() {
+            return;
+        }
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(RELOAD_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                let auth = Arc::clone(&self);
+                // File reads block: off the runtime's workers.
+                let _ = tokio::task::spawn_blocking(move || auth.reload()).await;
+            }
+        });
+    }
+}
+
+/// The token in an `Authorization` header: scheme `Bearer` (any case), one space or more.
+fn bearer(value: &HeaderValue) -> Option<&[u8]> {
+    let value = value.as_bytes();
+    let (scheme, rest) = value.split_at(value.iter().position(|&b| b == b' ')?);
+    if !scheme.eq_ignore_ascii_case(b"bearer") {
+        return None;
+    }
+    let token = rest.trim_ascii();
+    (!token.is_empty()).then_some(token)
+}
+
+/// The 401 for a request that needs a token and carries no accepted one.
+pub(super) fn refuse_unauthorized(state: &AppState, req: &Request<Body>) -> Option<Response> {
+    let auth = state.auth.as_ref()?;
+    if routes::PROBES.contains(&req.uri().path()) {
+        return None;
+    }
+    let presented = req.headers().get(header::AUTHORIZATION);
+    if presented
+        .and_then(bearer)
+        .is_some_and(|token| auth.accepts(token))
+    {
+        return None;
+    }
+    let (message, challenge) = if presented.is_some() {
+        (
+            "the bearer token is not valid",
+            r#"Bearer realm="extract-between", error="invalid_token""#,
+        )
+    } else {
+        (
+            "this route requires a bearer token: send Authorization: Bearer <token>",
+            r#"Bearer realm="extract-between""#,
+        )
+    };
+    let mut response = json_response(
+        StatusCode::UNAUTHORIZED,
+        error_body("unauthorized", message, Some("Authorization")),
+    );
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static(challenge),
+    );
+    Some(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bearer_scheme_is_case_insensitive_and_needs_a_token() {
+        let v = |s: &'static str| HeaderValue::from_static(s);
+        assert_eq!(bearer(&v("Bearer abc")), Some(&b"abc"[..]));
+        assert_eq!(bearer(&v("bearer   abc ")), Some(&b"abc"[..]));
+        assert_eq!(bearer(&v("Basic abc")), None);
+        assert_eq!(bearer(&v("Bearer ")), None);
+        assert_eq!(bearer(&v("Bearerabc")), None);
+    }
+
+    #[test]
+    fn accepts_only_the_configured_tokens() {
+        let auth = Auth::load(None, Some("alpha")).unwrap().unwrap();
+        assert!(auth.accepts(b"alpha"));
+        assert!(!auth.accepts(b"alph"));
+        assert!(!auth.accepts(b"alphaa"));
+        assert!(!auth.accepts(b""));
+    }
+}

@@ -1,0 +1,266 @@
+//! The HTTP service: the card's execute URL, the card, a tool list, an
+//! OpenAPI document, probes, and a streaming endpoint for uploads of any size.
+//!
+//! | route | answer |
+//! |---|---|
+//! | `POST /v1/tools/text-extract-between/versions/1.0.0/execute` | the card's output (200), or the error envelope: 400 `invalid_input`, 413 `payload_too_large`, 422 `unclosed_start_marker` |
+//! | `POST …/1.0.0/stream?start=…&end=…[&max_matches=…][&max_match_bytes=…]` | NDJSON: a line per match as it is found, then a summary or an error line |
+//! | `GET /v1/tools/text-extract-between/versions/1.0.0` | the card |
+//! | `GET /v1/tools` | the list of tools |
+//! | `GET /openapi.json` | OpenAPI 3.1 for these routes, with the card's schemas |
+//! | `GET /metrics` | Prometheus text format |
+//! | `GET /livez`, `GET /healthz` | `{"status":"ok"}` while the process runs |
+//! | `GET /readyz` | 200 while taking traffic, 503 once shutdown has begun |
+//!
+//! With tokens configured, every route but the probes requires `Authorization: Bearer`.
+//!
+//! Every error, including unknown routes, overload and what hyper refuses before routing, is
+//! the JSON envelope; the one exception is a connection closed for a head that did not
+//! arrive in time, which gets no answer.
+//!
+//! The files, by concern: `conn` accepts and watches connections, `io` wraps their
+//! sockets, `activity` tracks what each connection does, `admission` holds the slots and
+//! the memory budget, `protocol` refuses framings, `routes` maps routes to handlers,
+//! `execute` and `upload` are the two tool routes, `query` parses the stream's query,
+//! `auth` checks bearer tokens, `metrics` counts, `openapi` documents it all, `config`
+//! holds the options, `signal` ends it (a drain, then a bounded wait for in-flight work).
+//!
+//! No client can hold the service still: every phase of a connection has a deadline (the
+//! first head from accept, idle keep-alive, an execute body, a stream upload that sends
+//! nothing, an answer the client does not read), open connections are bounded, slots are
+//! taken only for work, the probes take none, and a memory budget covers request bodies and
+//! answers until they are written.
+
+mod activity;
+mod admission;
+mod auth;
+mod config;
+mod conn;
+mod edge;
+mod execute;
+mod io;
+mod mcp;
+mod metrics;
+mod openapi;
+mod protocol;
+mod query;
+mod routes;
+mod signal;
+mod upload;
+
+pub use config::{LogFormat, Secret, ServeArgs};
+pub use openapi::openapi_document;
+
+use axum::Router;
+use std::process::ExitCode;
+use std::time::Duration;
+use tokio::net::TcpListener;
+
+macro_rules! tool_path {
+    () => {
+        "/v1/tools/text-extract-between/versions/1.0.0"
+    };
+}
+const TOOL_PATH: &str = tool_path!();
+const EXECUTE_PATH: &str = concat!(tool_path!(), "/execute");
+const STREAM_PATH: &str = concat!(tool_path!(), "/stream");
+
+/// File descriptors kept for the process itself beyond its connections (listener, logs,
+/// the runtime's own).
+const RESERVED_FDS: u64 = 64;
+
+/// Runs the service until SIGTERM or Ctrl-C; the CLI's `serve` subcommand.
+///
+/// ```no_run
+/// extract_between_cli::server::main(extract_between_cli::server::ServeArgs::default());
+/// ```
+pub fn main(mut args: ServeArgs) -> ExitCode {
+    config::init_tracing(args.log_format);
+    fit_open_files(&mut args);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("extract-between: cannot start the runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let code = runtime.block_on(async move {
+        let listener = match TcpListener::bind(&args.listen).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("extract-between: cannot listen on {}: {e}", args.listen);
+                return ExitCode::from(2);
+            }
+        };
+        // Before announcing the address: from then on a client may be served and signal us.
+        let mut signals = signal::Signals::install();
+        let shutdown = async move {
+            signals.recv().await;
+            tokio::spawn(async move {
+                signals.recv().await;
+                tracing::warn!("second signal: exiting without finishing in-flight requests");
+                std::process::exit(1);
+            });
+        };
+        let addr = listener.local_addr().ok();
+        let app = match prepare(args) {
+            Ok(app) => app,
+            Err(e) => {
+                eprintln!("extract-between: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        if let Some(addr) = addr {
+            if !addr.ip().is_loopback() && app.state.auth.is_none() {
+                tracing::warn!(
+                    %addr,
+                    "listening beyond loopback without authentication: anyone who reaches \
+                     this address can use the service (set --auth-token-file or \
+                     EXTRACT_BETWEEN_AUTH_TOKEN)"
+                );
+            }
+            // On stdout, one line, so scripts and tests can learn the port.
+            println!("listening on http://{addr}");
+            tracing::info!(%addr, "listening");
+        }
+        match app.run(listener, shutdown).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("extract-between: {e}");
+                ExitCode::from(2)
+            }
+        }
+    });
+    // Requests still running past --shutdown-timeout are dropped here, not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    code
+}
+
+/// Raises the open-files limit to its hard limit (as Go's runtime does for every server),
+/// then lowers `--max-connections` to what fits under it.
+fn fit_open_files(args: &mut ServeArgs) {
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => limit,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read or raise the open-files limit");
+            return;
+        }
+    };
+    let room = usize::try_from(limit.saturating_sub(RESERVED_FDS).max(1)).unwrap_or(usize::MAX);
+    if args.max_connections > room {
+        tracing::warn!(
+            max_connections = room,
+            open_files = limit,
+            "--max-connections lowered to fit the open-files limit"
+        );
+        args.max_connections = room;
+    }
+}
+
+/// The service built from its options, not yet serving.
+struct Prepared {
+    state: admission::AppState,
+    limits: conn::ConnLimits,
+    drain: Duration,
+    shutdown_timeout: Duration,
+}
+
+fn prepare(args: ServeArgs) -> Result<Prepared, String> {
+    let limits = conn::ConnLimits {
+        deadlines: activity::Deadlines {
+            header: Duration::from_secs(args.header_timeout.max(1)),
+            keepalive: Duration::from_secs(args.keepalive_timeout.max(1)),
+        },
+        write_stall: Duration::from_secs(args.idle_timeout.max(1)),
+        max_connections: args.max_connections,
+    };
+    let drain = Duration::from_secs(args.drain_seconds);
+    let shutdown_timeout = Duration::from_secs(args.shutdown_timeout);
+    Ok(Prepared {
+        state: admission::AppState::new(args)?,
+        limits,
+        drain,
+        shutdown_timeout,
+    })
+}
+
+impl Prepared {
+    /// Serves until `shutdown` completes; then drains, stops accepting, and gives in-flight
+    /// requests the shutdown timeout.
+    async fn run(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        let Prepared {
+            state,
+            limits,
+            drain,
+            shutdown_timeout,
+        } = self;
+        if let Some(auth) = &state.auth {
+            std::sync::Arc::clone(auth).watch();
+        }
+        let draining = std::sync::Arc::clone(&state.draining);
+        let metrics = std::sync::Arc::clone(&state.metrics);
+        let drained = async move {
+            shutdown.await;
+            draining.store(true, std::sync::atomic::Ordering::Relaxed);
+            tracing::info!(
+                seconds = drain.as_secs(),
+                "draining: /readyz answers 503 and answers close their connections"
+            );
+            tokio::time::sleep(drain).await;
+            tracing::info!(
+                timeout = shutdown_timeout.as_secs(),
+                "no new connections; finishing in-flight requests"
+            );
+        };
+        let app = routes::router(state);
+        conn::accept_loop(listener, app, limits, metrics, drained, shutdown_timeout).await
+    }
+}
+
+/// Serves on `listener` until `shutdown` completes, then drains for `--drain-seconds`
+/// (`/readyz` failing, HTTP/1 answers closing their connections), stops accepting, and
+/// lets in-flight requests finish for at most `--shutdown-timeout`.
+///
+/// # Errors
+///
+/// The options cannot be served (an unreadable token file), or accepting connections
+/// failed in a way that is not transient.
+///
+/// ```no_run
+/// # async fn f() -> std::io::Result<()> {
+/// use extract_between_cli::server::{ServeArgs, serve};
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+/// serve(listener, ServeArgs::default(), std::future::pending()).await
+/// # }
+/// ```
+pub async fn serve(
+    listener: TcpListener,
+    args: ServeArgs,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    prepare(args)
+        .map_err(std::io::Error::other)?
+        .run(listener, shutdown)
+        .await
+}
+
+/// The service's routes and layers, for embedding in another axum application.
+///
+/// # Errors
+///
+/// The authentication asked for cannot be set up (an unreadable or empty token file).
+///
+/// ```
+/// let app: axum::Router = extract_between_cli::server::router(Default::default()).unwrap();
+/// # let _ = app;
+/// ```
+pub fn router(args: ServeArgs) -> Result<Router, String> {
+    Ok(routes::router(admission::AppState::new(args)?))
+}

@@ -1,0 +1,311 @@
+//! A small blocking HTTP/1.1 client over a real socket, and a handle on a real server
+//! process: enough to send exact bytes (chunked uploads, partial headers) and read answers.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub const TOOL: &str = "/v1/tools/text-extract-between/versions/1.0.0";
+
+/// A `extract-between serve` process on a free port, killed on drop.
+pub struct Server {
+    pub child: Child,
+    pub addr: SocketAddr,
+}
+
+impl Server {
+    pub fn start(extra: &[&str]) -> Server {
+        let mut args = vec!["--listen", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        Server::start_with(&args, &[("RUST_LOG", "warn")], Stdio::inherit())
+    }
+
+    /// `serve` with exactly `args`, the variables `env`, and stderr as given.
+    pub fn start_with(args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_extract-between"))
+            .arg("serve")
+            .args(args)
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = parse_listening_line(&line).expect("listening line");
+        Server { child, addr }
+    }
+
+    /// Peak resident set size of the server process so far, in KiB.
+    pub fn peak_rss_kib(&self) -> u64 {
+        self.status_kib("VmHWM:")
+    }
+
+    /// Resident set size of the server process now, in KiB.
+    pub fn rss_kib(&self) -> u64 {
+        self.status_kib("VmRSS:")
+    }
+
+    fn status_kib(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find(|l| l.starts_with(field))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse().ok())
+            .unwrap()
+    }
+
+    /// Sends the server SIGTERM with the shell's builtin `kill`, so the tests need no procps.
+    pub fn sigterm(&self) {
+        let pid = self.child.id().to_string();
+        let signalled = Command::new("sh")
+            .args(["-c", &format!("kill -TERM {pid}")])
+            .status()
+            .unwrap();
+        assert!(signalled.success());
+    }
+
+    /// Waits at most `wait` for the process to exit.
+    pub fn exited_within(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if std::time::Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn connect(&self) -> TcpStream {
+        let s = TcpStream::connect(self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        s
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Debug)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", String::from_utf8_lossy(&self.body)))
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// Sends one request with a Content-Length body and reads the whole answer.
+pub fn request(
+    server: &Server,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Response {
+    let mut s = server.connect();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    s.write_all(head.as_bytes()).unwrap();
+    // The server may answer (413) before reading everything; ignore a reset on write.
+    let _ = s.write_all(body);
+    read_response(&mut BufReader::new(s))
+}
+
+pub fn post_json(server: &Server, body: &str) -> Response {
+    request(
+        server,
+        "POST",
+        &format!("{TOOL}/execute"),
+        &[("Content-Type", "application/json")],
+        body.as_bytes(),
+    )
+}
+
+pub fn get(server: &Server, path: &str) -> Response {
+    request(server, "GET", path, &[], b"")
+}
+
+/// Reads a status line, headers and the body (chunked, by length, or to EOF).
+pub fn read_response<R: BufRead>(r: &mut R) -> Response {
+    let (status, headers) = read_head(r);
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
+    let length = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse::<usize>().ok());
+    let mut body = Vec::new();
+    if chunked {
+        body = read_chunked_body(r);
+    } else if let Some(n) = length {
+        body.resize(n, 0);
+        r.read_exact(&mut body).unwrap();
+    } else {
+        r.read_to_end(&mut body).unwrap();
+    }
+    Response {
+        status,
+        headers,
+        body,
+    }
+}
+
+pub fn read_head<R: BufRead>(r: &mut R) -> (u16, Vec<(String, String)>) {
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_else(|| panic!("bad status line {line:?}"))
+        .parse()
+        .unwrap();
+    let mut headers = Vec::new();
+    loop {
+        line.clear();
+        r.read_line(&mut line).unwrap();
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        let (k, v) = l.split_once(':').unwrap();
+        headers.push((k.trim().to_owned(), v.trim().to_owned()));
+    }
+    (status, headers)
+}
+
+/// The rest of a chunked body, up to its last (empty) chunk.
+pub fn read_chunked_body<R: BufRead>(r: &mut R) -> Vec<u8> {
+    let mut body = Vec::new();
+    while let Some(chunk) = read_chunk(r) {
+        body.extend_from_slice(&chunk);
+    }
+    body
+}
+
+/// One chunk of a chunked body; `None` at the last (empty) chunk.
+pub fn read_chunk<R: BufRead>(r: &mut R) -> Option<Vec<u8>> {
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    let size = usize::from_str_radix(line.trim().split(';').next().unwrap(), 16).unwrap();
+    let mut data = vec![0; size];
+    r.read_exact(&mut data).unwrap();
+    let mut crlf = [0; 2];
+    r.read_exact(&mut crlf).unwrap();
+    (size > 0).then_some(data)
+}
+
+/// Writes one chunk of a chunked request body (an empty chunk ends it).
+pub fn write_chunk<W: Write>(w: &mut W, data: &[u8]) -> std::io::Result<()> {
+    write!(w, "{:x}\r\n", data.len())?;
+    w.write_all(data)?;
+    w.write_all(b"\r\n")
+}
+
+/// Starts a chunked upload; returns the socket for writing chunks.
+pub fn start_upload(server: &Server, method: &str, path_and_query: &str) -> TcpStream {
+    let mut s = server.connect();
+    write!(
+        s,
+        "{method} {path_and_query} HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n"
+    )
+    .unwrap();
+    s
+}
+
+/// Percent-encodes a query value.
+pub fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Whether the server has closed `s` (end of stream or a reset), waiting at most `wait`.
+/// Bytes that arrive first are read and dropped.
+pub fn closed_within(s: &mut TcpStream, wait: Duration) -> bool {
+    use std::io::Read;
+    let deadline = std::time::Instant::now() + wait;
+    let mut buf = [0u8; 4096];
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        s.set_read_timeout(Some(left)).unwrap();
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return false;
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+/// Starts a chunked upload, sends `first` as its first chunk and reads the answer's head
+/// (200); returns the socket for more chunks and a reader for the answer's body.
+pub fn open_upload(
+    server: &Server,
+    path_and_query: &str,
+    first: &[u8],
+) -> (TcpStream, BufReader<TcpStream>) {
+    let mut s = start_upload(server, "POST", path_and_query);
+    write_chunk(&mut s, first).unwrap();
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    assert_eq!(read_head(&mut reader).0, 200);
+    (s, reader)
+}
+
+/// The address in the line `serve` prints once it listens (`listening on http://ADDR`).
+pub fn parse_listening_line(line: &str) -> Option<std::net::SocketAddr> {
+    line.strip_prefix("listening on http://")?
+        .trim()
+        .parse()
+        .ok()
+}

@@ -1,0 +1,59 @@
+//! Extract the exact text between a literal start marker and a literal end marker, left to
+//! right and without overlap, with the semantics of the tool card `text-extract-between`
+//! 1.0.0 (shipped as [`card::CARD_JSON`]).
+//!
+//! - [`extract`] / [`Extractor`]: one-shot on a `&str`, borrowed matches, the card's limits.
+//! - [`Scanner`]: the resumable, sans-IO core. Feed it bytes in chunks of any size; it reports
+//!   matches to a [`Sink`] as fragments, holding at most a marker's length of carry-over.
+//!   [`Capped`] adds the card's `max_matches`/`truncated` rule to any sink.
+//! - `request` (feature `json`): the card's JSON contract, shared by every front end.
+//! - `stream` and `codec` (features of the same names): a `futures` `Stream` of matches over
+//!   chunks of `Bytes` or any `AsyncRead`, and a tokio-util `Decoder` for `FramedRead`; a
+//!   match inside one chunk shares its memory.
+//!
+//! With `default-features = false` the crate depends on memchr alone; the default feature
+//! `simdutf8` makes the scanner's general path validate UTF-8 with SIMD.
+//!
+//! The card speaks of UTF-16 code units; the scanner searches UTF-8 bytes, which finds exactly
+//! the same matches for valid Unicode text (see [`scanner`]), and reports offsets in both.
+//!
+//! ```
+//! let out = extract_between::extract("pre[one]mid[two]post", "[", "]").unwrap();
+//! assert_eq!(out.matches, ["one", "two"]);
+//! ```
+// `unsafe` lives in `kernels` alone (see its module documentation).
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod card;
+#[cfg(feature = "codec")]
+pub mod codec;
+mod collect;
+mod extract;
+#[allow(unsafe_code)]
+mod kernels;
+mod markers;
+#[cfg(feature = "json")]
+pub mod request;
+pub mod scanner;
+#[cfg(feature = "stream")]
+pub mod stream;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod testing;
+pub mod utf8;
+
+pub use collect::{Capped, Collect, Collected};
+pub use extract::{ExtractError, Extracted, Extractor, extract};
+pub use markers::{MarkerError, Markers, Which};
+pub use scanner::{Pos, ScanError, Scanner, Sink};
+
+/// This crate's README examples, run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
+/// The workspace README's Rust example (outside the packaged crate: doctests only).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct WorkspaceReadmeDoctests;

@@ -1,0 +1,399 @@
+//! The card's JSON contract: validate a request body, run it, shape the response or the
+//! error envelope. The CLI's tool mode and the HTTP service both answer through [`execute`],
+//! so they answer identically, byte for byte.
+//!
+//! Validation follows the card's input schema, with the two points a schema validator would
+//! get wrong for this card handled in code: lengths are limits in UTF-8 *bytes* (the schema's
+//! `maxLength` counts code points), and a number is an integer by value, as JSON Schema says
+//! (`5.0` and `5e0` are the integer 5; `1.5`, `"5"`, `true` and `null` are not integers).
+//! Each field is parsed on its own from the raw JSON so that every error names its field,
+//! including a string holding a lone surrogate such as `"\ud800"`, which is not valid text.
+
+use crate::card::{DEFAULT_MAX_MATCHES, MAX_MATCHES, MAX_TEXT_BYTES};
+use crate::extract::{ExtractError, Extractor};
+use crate::markers::{MarkerError, Markers};
+use core::fmt;
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+mod write;
+
+pub use write::{
+    error_body, push_json_bytes, push_json_escaped, push_json_string, push_offsets, push_u64,
+};
+
+/// A valid request.
+///
+/// ```
+/// let req = extract_between::request::parse(br#"{"text":"t","start":"<","end":">"}"#).unwrap();
+/// assert_eq!((req.text.as_str(), req.markers.start(), req.max_matches), ("t", "<", 100));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The text to search.
+    pub text: String,
+    /// The validated markers.
+    pub markers: Markers,
+    /// The cap, `1..=1000`; 100 when the request leaves it out.
+    pub max_matches: usize,
+}
+
+/// Why a request is not valid: the `invalid_input` error.
+///
+/// ```
+/// let err = extract_between::request::parse(br#"{"text":"t","start":"<"}"#).unwrap_err();
+/// assert_eq!((err.field.as_deref(), err.message.as_str()), (Some("end"), "end is required"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidInput {
+    /// The field at fault, when there is one (not for malformed JSON).
+    pub field: Option<String>,
+    /// What is wrong, in a sentence that names the field.
+    pub message: String,
+}
+
+impl fmt::Display for InvalidInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for InvalidInput {}
+
+fn invalid(field: &str, message: String) -> InvalidInput {
+    InvalidInput {
+        field: Some(field.to_owned()),
+        message,
+    }
+}
+
+fn no_field(message: String) -> InvalidInput {
+    InvalidInput {
+        field: None,
+        message,
+    }
+}
+
+/// The top-level object's members, in order, each value still raw JSON.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut members = Vec::new();
+                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
+                    members.push(entry);
+                }
+                Ok(Members(members))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// The JSON type of a raw value, named as an error message would.
+fn json_type(raw: &RawValue) -> &'static str {
+    match raw.get().as_bytes().first() {
+        Some(b'"') => "a string",
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+const FIELDS: [&str; 4] = ["text", "start", "end", "max_matches"];
+
+/// The largest request body read in tool mode and by the HTTP service: every valid request
+/// fits, even with every text byte escaped as `\u0000` (6 bytes) and generous whitespace.
+///
+/// ```
+/// assert!(extract_between::request::MAX_REQUEST_BYTES > 6 * extract_between::card::MAX_TEXT_BYTES);
+/// ```
+pub const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+
+/// How a request body that is too large is answered, with `payload_too_large`.
+///
+/// ```
+/// assert!(extract_between::request::payload_too_large_body().contains("payload_too_large"));
+/// ```
+pub fn payload_too_large_body() -> String {
+    error_body(
+        "payload_too_large",
+        &format!(
+            "request body is larger than {MAX_REQUEST_BYTES} bytes; no valid request is (text is at most {MAX_TEXT_BYTES} UTF-8 bytes)"
+        ),
+        None,
+    )
+}
+
+/// Parses and validates a request body against the card's input schema and limits.
+///
+/// # Errors
+///
+/// [`InvalidInput`] for malformed JSON, a body that is not an object, an unknown, repeated or
+/// missing field, a value of the wrong type, a lone surrogate, or a broken limit.
+///
+/// # Examples
+///
+/// ```
+/// use extract_between::request::parse;
+/// let req = parse(br#"{"text": "a[b]", "start": "[", "end": "]", "max_matches": 5.0}"#).unwrap();
+/// assert_eq!(req.max_matches, 5);
+/// let err = parse(br#"{"text": "a", "start": "[", "end": "]", "max_matches": 1.5}"#).unwrap_err();
+/// assert_eq!(err.field.as_deref(), Some("max_matches"));
+/// ```
+pub fn parse(body: &[u8]) -> Result<Request, InvalidInput> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(no_field(
+            "request body is empty: expected a JSON object with text, start and end".into(),
+        ));
+    }
+    if body.starts_with("\u{FEFF}".as_bytes()) {
+        // RFC 8259 forbids sending one; saying so beats serde's "expected value at column 1".
+        return Err(no_field(
+            "request body begins with a byte order mark (U+FEFF), which JSON text must not have: send it without".into(),
+        ));
+    }
+    if let Err(e) = std::str::from_utf8(body) {
+        return Err(no_field(format!(
+            "request body is not valid UTF-8: invalid byte at offset {}",
+            e.valid_up_to()
+        )));
+    }
+    let raw: &RawValue = serde_json::from_slice(body)
+        .map_err(|e| no_field(format!("request body is not valid JSON: {e}")))?;
+    if !raw.get().starts_with('{') {
+        return Err(no_field(format!(
+            "request body must be a JSON object, not {}",
+            json_type(raw)
+        )));
+    }
+    let Members(members) = serde_json::from_str(raw.get())
+        .map_err(|e| no_field(format!("request body is not valid JSON: {e}")))?;
+
+    let mut values: [Option<&RawValue>; 4] = [None; 4];
+    for (name, value) in &members {
+        let Some(slot) = FIELDS.iter().position(|f| f == name) else {
+            return Err(invalid(
+                name,
+                format!(
+                    "unknown field {}: allowed fields are text, start, end and max_matches",
+                    serde_json::Value::from(name.as_str())
+                ),
+            ));
+        };
+        if values[slot].replace(value).is_some() {
+            return Err(invalid(
+                name,
+                format!("field {name} appears more than once"),
+            ));
+        }
+    }
+    let [text, start, end, max_matches] = values;
+    let text = string_field("text", text)?;
+    let start = string_field("start", start)?;
+    let end = string_field("end", end)?;
+    let max_matches = match max_matches {
+        None => DEFAULT_MAX_MATCHES,
+        Some(raw) => integer_field("max_matches", raw, 1, MAX_MATCHES)?,
+    };
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(invalid(
+            "text",
+            format!(
+                "text must be at most {MAX_TEXT_BYTES} UTF-8 bytes long (it is {} bytes)",
+                text.len()
+            ),
+        ));
+    }
+    let markers = Markers::new(start, end)
+        .map_err(|e: MarkerError| invalid(e.which().field(), e.to_string()))?;
+    Ok(Request {
+        text,
+        markers,
+        max_matches,
+    })
+}
+
+fn string_field(name: &str, raw: Option<&RawValue>) -> Result<String, InvalidInput> {
+    let raw = raw.ok_or_else(|| invalid(name, format!("{name} is required")))?;
+    if !raw.get().starts_with('"') {
+        return Err(invalid(
+            name,
+            format!("{name} must be a string, not {}", json_type(raw)),
+        ));
+    }
+    serde_json::from_str(raw.get()).map_err(|e| {
+        invalid(
+            name,
+            format!("{name} must be valid Unicode text (lone surrogates are not allowed): {e}"),
+        )
+    })
+}
+
+fn integer_field(
+    name: &str,
+    raw: &RawValue,
+    min: usize,
+    max: usize,
+) -> Result<usize, InvalidInput> {
+    let range = format!("{name} must be an integer from {min} to {max}");
+    if json_type(raw) != "a number" {
+        return Err(invalid(name, format!("{range}, not {}", json_type(raw))));
+    }
+    // JSON's number grammar is a subset of Rust's float syntax; a huge exponent is infinite,
+    // hence out of range. An integer-valued number such as 5.0 or 1e2 is an integer.
+    let value: f64 = raw
+        .get()
+        .parse()
+        .map_err(|_| invalid(name, range.clone()))?;
+    if value.fract() != 0.0 || !(min as f64..=max as f64).contains(&value) {
+        return Err(invalid(name, format!("{range} (it is {})", raw.get())));
+    }
+    Ok(value as usize)
+}
+
+/// The kind of answer [`execute`] gave, which each front end maps to its own status.
+///
+/// ```
+/// use extract_between::request::{execute, Outcome};
+/// assert_eq!(execute(b"[]").outcome, Outcome::InvalidInput);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The card's output object.
+    Output,
+    /// An `invalid_input` error envelope.
+    InvalidInput,
+    /// An `unclosed_start_marker` error envelope.
+    Unclosed,
+}
+
+impl Outcome {
+    /// The CLI tool mode's exit code: 0 output, 1 unclosed start marker, 2 invalid input.
+    ///
+    /// ```
+    /// assert_eq!(extract_between::request::Outcome::Unclosed.exit_code(), 1);
+    /// ```
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Output => 0,
+            Outcome::Unclosed => 1,
+            Outcome::InvalidInput => 2,
+        }
+    }
+
+    /// The HTTP status: 200 output, 422 unclosed start marker, 400 invalid input.
+    ///
+    /// ```
+    /// assert_eq!(extract_between::request::Outcome::InvalidInput.http_status(), 400);
+    /// ```
+    pub fn http_status(self) -> u16 {
+        match self {
+            Outcome::Output => 200,
+            Outcome::Unclosed => 422,
+            Outcome::InvalidInput => 400,
+        }
+    }
+}
+
+/// A complete answer: its kind and its JSON body.
+///
+/// ```
+/// let reply = extract_between::request::execute(br#"{"text":"","start":"[","end":"]"}"#);
+/// assert_eq!(reply.body, r#"{"matches":[],"truncated":false}"#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// What kind of answer this is.
+    pub outcome: Outcome,
+    /// The JSON text: the card's output object or the error envelope.
+    pub body: String,
+    /// Matches in the output (0 for an error).
+    pub matches: usize,
+}
+
+/// Validates and runs a request body, answering the card's output or the error envelope.
+///
+/// # Examples
+///
+/// ```
+/// use extract_between::request::{execute, Outcome};
+/// let reply = execute(br#"{"text": "pre[one]mid[two]post", "start": "[", "end": "]"}"#);
+/// assert_eq!(reply.outcome, Outcome::Output);
+/// assert_eq!(reply.body, r#"{"matches":["one","two"],"truncated":false}"#);
+///
+/// let reply = execute(br#"{"text": "ab[c", "start": "[", "end": "]"}"#);
+/// assert_eq!(reply.outcome, Outcome::Unclosed);
+/// assert!(reply.body.contains(r#""code":"unclosed_start_marker""#));
+/// ```
+pub fn execute(body: &[u8]) -> Reply {
+    match parse(body) {
+        Ok(request) => run(&request),
+        Err(e) => Reply {
+            outcome: Outcome::InvalidInput,
+            body: invalid_input_body(&e),
+            matches: 0,
+        },
+    }
+}
+
+/// Runs a request that is already valid.
+///
+/// ```
+/// use extract_between::request::{parse, run};
+/// let req = parse(br#"{"text": "[a][b]", "start": "[", "end": "]", "max_matches": 1}"#).unwrap();
+/// assert_eq!(run(&req).body, r#"{"matches":["a"],"truncated":true}"#);
+/// ```
+pub fn run(request: &Request) -> Reply {
+    // `Extractor::new` applies the card's text limit; `max_matches` was validated by `parse`.
+    let result = Extractor::new(&request.markers)
+        .max_matches(request.max_matches)
+        .and_then(|ex| ex.extract(&request.text));
+    match result {
+        Ok(out) => {
+            let mut body = String::with_capacity(request.text.len() / 2 + 32);
+            body.push_str("{\"matches\":[");
+            for (i, m) in out.matches.iter().enumerate() {
+                if i > 0 {
+                    body.push(',');
+                }
+                push_json_string(&mut body, m);
+            }
+            body.push_str("],\"truncated\":");
+            body.push_str(if out.truncated { "true" } else { "false" });
+            body.push('}');
+            Reply {
+                outcome: Outcome::Output,
+                body,
+                matches: out.matches.len(),
+            }
+        }
+        Err(ExtractError::Unclosed { marker, .. }) => Reply {
+            outcome: Outcome::Unclosed,
+            body: format!(
+                "{{\"error\":{{\"code\":\"unclosed_start_marker\",\"message\":\"unclosed start marker\",\"offset\":{},\"byte_offset\":{}}}}}",
+                marker.utf16, marker.byte
+            ),
+            matches: 0,
+        },
+        // A parsed request never breaks a limit; answer as invalid input all the same.
+        Err(e) => Reply {
+            outcome: Outcome::InvalidInput,
+            body: error_body("invalid_input", &e.to_string(), None),
+            matches: 0,
+        },
+    }
+}
+
+fn invalid_input_body(e: &InvalidInput) -> String {
+    error_body("invalid_input", &e.message, e.field.as_deref())
+}
