@@ -1,0 +1,50 @@
+"""Extract the exact text between a literal start marker and a literal end marker, left to
+right and without overlap, with the semantics of the tool card ``text-extract-between``
+1.0.0: UTF-16 code-unit positions, a ``max_matches`` cap with a ``truncated`` flag, and the
+"unclosed start marker" error. The engine is the Rust library ``extract-between``.
+
+- `extract`: one text, the card's limits and cap, an `Extraction`.
+- `run_json`: the card's JSON contract, request JSON in, response JSON out; never raises
+  for bad input.
+- `finditer` / `afinditer`: stream any source (a str, bytes, a binary file, an iterable or
+  async iterable of chunks) with no limits and flat memory, yielding `Match` objects.
+- `Scanner`: the resumable scanner, for callers who own the read loop.
+
+>>> import extract_between as eb
+>>> eb.extract("pre[one]mid[two]post", "[", "]").matches
+['one', 'two']
+"""
+
+from ._aio import afinditer
+from ._errors import ExtractError, InvalidInput, UnclosedStartMarker
+from ._native import (
+    DEFAULT_MAX_MATCHES,
+    MAX_MARKER_BYTES,
+    MAX_MATCHES,
+    MAX_TEXT_BYTES,
+    Extraction,
+    Match,
+    MatchIter,
+    Scanner,
+    extract,
+    finditer,
+    run_json,
+)
+
+__all__ = [
+    "DEFAULT_MAX_MATCHES",
+    "MAX_MARKER_BYTES",
+    "MAX_MATCHES",
+    "MAX_TEXT_BYTES",
+    "ExtractError",
+    "Extraction",
+    "InvalidInput",
+    "Match",
+    "MatchIter",
+    "Scanner",
+    "UnclosedStartMarker",
+    "afinditer",
+    "extract",
+    "finditer",
+    "run_json",
+]

@@ -1,0 +1,87 @@
+//! The library's errors as the package's exceptions. The exception classes are written in
+//! Python (`extract_between/_errors.py`: keyword attributes, pickling, docs); this file
+//! builds their instances, so every message and attribute comes from one place.
+
+use extract_between::{MarkerError, Pos, ScanError};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyModule};
+
+static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+
+/// Builds `extract_between._errors.<class>(message, **attributes)` as an error to raise.
+fn raise(py: Python<'_>, class: &str, message: &str, attributes: &[(&str, Py<PyAny>)]) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let module = ERRORS.get_or_try_init(py, || {
+            py.import("extract_between._errors").map(Bound::unbind)
+        })?;
+        let kwargs = PyDict::new(py);
+        for (name, value) in attributes {
+            kwargs.set_item(name, value)?;
+        }
+        let instance = module
+            .bind(py)
+            .getattr(class)?
+            .call((message,), Some(&kwargs))?;
+        Ok(PyErr::from_value(instance))
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+fn int(py: Python<'_>, value: u64) -> Py<PyAny> {
+    match value.into_pyobject(py) {
+        Ok(v) => v.into_any().unbind(),
+        Err(never) => match never {},
+    }
+}
+
+/// `UnclosedStartMarker` for a start marker at `marker`, with the matches found before it.
+pub fn unclosed(py: Python<'_>, marker: Pos, matches: Bound<'_, PyList>) -> PyErr {
+    raise(
+        py,
+        "UnclosedStartMarker",
+        "unclosed start marker",
+        &[
+            ("offset", int(py, marker.utf16)),
+            ("byte_offset", int(py, marker.byte)),
+            ("matches", matches.into_any().unbind()),
+        ],
+    )
+}
+
+/// The error a scan ended with, with the matches found before it in the same call.
+pub fn scan_error(py: Python<'_>, error: &ScanError, matches: Bound<'_, PyList>) -> PyErr {
+    match error {
+        ScanError::Unclosed { marker } => unclosed(py, *marker, matches),
+        ScanError::InvalidUtf8 { offset, .. } => raise(
+            py,
+            "ExtractError",
+            &error.to_string(),
+            &[
+                ("byte_offset", int(py, *offset)),
+                ("matches", matches.into_any().unbind()),
+            ],
+        ),
+    }
+}
+
+/// `InvalidInput` naming `field`, with the message the JSON contract gives.
+pub fn invalid_input(py: Python<'_>, field: &str, message: &str) -> PyErr {
+    let field = pyo3::types::PyString::new(py, field).into_any().unbind();
+    raise(py, "InvalidInput", message, &[("field", field)])
+}
+
+/// A marker that breaks the card's limits, as `InvalidInput`.
+pub fn marker(py: Python<'_>, e: &MarkerError) -> PyErr {
+    invalid_input(py, e.which().field(), &e.to_string())
+}
+
+/// `TypeError` for an argument of the wrong Python type.
+pub fn wrong_type(name: &str, expected: &str, got: &Bound<'_, PyAny>) -> PyErr {
+    let type_name = got
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+    PyTypeError::new_err(format!("{name} must be {expected}, not {type_name}"))
+}

@@ -1,0 +1,38 @@
+//! The native module `extract_between._native`: the engine of the `extract-between` library
+//! behind a Python API. `one_shot` holds the card's one-shot call and its JSON contract,
+//! `scan` the resumable scanner and the `Match` it reports, `finditer` the streaming iterator
+//! over strings, buffers, files and chunk iterables, `errors` the mapping from the library's
+//! errors to the package's exceptions (defined in Python, in `extract_between/_errors.py`).
+//!
+//! The GIL is released while a text or chunk of more than [`DETACH_BYTES`] is scanned, so
+//! other Python threads run meanwhile.
+
+mod errors;
+mod finditer;
+mod one_shot;
+mod scan;
+
+use pyo3::prelude::*;
+
+/// Scans of at least this many bytes run with the GIL released: below it, releasing and
+/// taking it back costs more than another thread could gain.
+const DETACH_BYTES: usize = 4096;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(one_shot::extract, m)?)?;
+    m.add_function(wrap_pyfunction!(one_shot::run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(finditer::finditer, m)?)?;
+    m.add_class::<one_shot::Extraction>()?;
+    m.add_class::<scan::Match>()?;
+    m.add_class::<scan::Scanner>()?;
+    m.add_class::<finditer::MatchIter>()?;
+    m.add("MAX_TEXT_BYTES", extract_between::card::MAX_TEXT_BYTES)?;
+    m.add("MAX_MARKER_BYTES", extract_between::card::MAX_MARKER_BYTES)?;
+    m.add("MAX_MATCHES", extract_between::card::MAX_MATCHES)?;
+    m.add(
+        "DEFAULT_MAX_MATCHES",
+        extract_between::card::DEFAULT_MAX_MATCHES,
+    )?;
+    Ok(())
+}
