@@ -1,0 +1,127 @@
+//! The Python package, built and tested as a user installs it: `pip install ./python` into a
+//! venv, then its pytest suite (the card through Python, properties against a UTF-16
+//! reference, every kind of source, a 1 GiB file with its peak memory, `run_json` against
+//! this crate's binary in tool mode, the docstrings' examples) and `mypy.stubtest` of the
+//! native module's stubs.
+//!
+//! The interpreter is `EXTRACT_BETWEEN_PYTHON` (default `python3`); where it cannot make a
+//! venv the test is skipped, unless `EXTRACT_BETWEEN_REQUIRE_PYTHON` is set (`.ci/run` sets
+//! it), which makes that a failure. The venv lives in cargo's target directory and is reused.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const WORKSPACE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+fn run(what: &str, command: &mut Command) {
+    let out = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!(
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap_or("")
+    );
+}
+
+/// The venv's interpreter, made (once) with the package's test tools; `None` where the
+/// interpreter cannot make a venv.
+fn venv() -> Option<PathBuf> {
+    let python = std::env::var("EXTRACT_BETWEEN_PYTHON").unwrap_or_else(|_| "python3".into());
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-venv");
+    let bin = dir.join("bin/python");
+    let made = bin.exists()
+        || Command::new(&python)
+            .args(["-m", "venv"])
+            .arg(&dir)
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if !made {
+        assert!(
+            std::env::var_os("EXTRACT_BETWEEN_REQUIRE_PYTHON").is_none(),
+            "{python} -m venv failed, and EXTRACT_BETWEEN_REQUIRE_PYTHON is set"
+        );
+        return None;
+    }
+    run(
+        "pip install the test tools",
+        Command::new(&bin).args([
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "maturin>=1.14,<2",
+            "pytest>=8",
+            "hypothesis>=6",
+            "mypy>=1.10",
+        ]),
+    );
+    Some(bin)
+}
+
+/// `PATH` with the venv's `bin` first, as `activate` sets it.
+fn activated_path(python: &Path) -> std::ffi::OsString {
+    let bin = python.parent().map(Path::to_path_buf).unwrap_or_default();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&rest))).unwrap_or(rest)
+}
+
+#[test]
+fn the_python_package_installs_and_its_suite_passes() {
+    let Some(python) = venv() else {
+        eprintln!("skipped: no python that makes a venv");
+        return;
+    };
+    let package = Path::new(WORKSPACE).join("python");
+    let path = activated_path(&python);
+    // As a user runs it in an activated venv: the build backend comes from PyPI.
+    run(
+        "pip install ./python",
+        Command::new(&python)
+            .args(["-m", "pip", "install", "-q", "./python"])
+            .env("PATH", activated_path(&python))
+            .current_dir(WORKSPACE),
+    );
+    // From a directory without the source tree, so the installed package is what runs.
+    let outside = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    run(
+        "the package's one-line example",
+        Command::new(&python)
+            .args([
+                "-c",
+                "import extract_between as eb; print(eb.extract('pre[one]mid[two]post','[',']'))",
+            ])
+            .current_dir(outside),
+    );
+    run(
+        "pytest",
+        Command::new(&python)
+            .args([
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--doctest-modules",
+                "--import-mode=importlib",
+            ])
+            .arg(package.join("tests"))
+            .args(["--pyargs", "extract_between"])
+            .env("EXTRACT_BETWEEN_BIN", env!("CARGO_BIN_EXE_extract-between"))
+            .env("PATH", &path)
+            .current_dir(outside),
+    );
+    run(
+        "mypy.stubtest",
+        Command::new(&python)
+            .args(["-m", "mypy.stubtest", "extract_between._native"])
+            .current_dir(outside),
+    );
+}

@@ -1,0 +1,106 @@
+"""Errors and their attributes, `TypeError` for wrong Python types, pickling."""
+
+import pickle
+
+import pytest
+
+import extract_between as eb
+
+
+def test_unclosed_start_marker_attributes():
+    with pytest.raises(eb.UnclosedStartMarker) as e:
+        eb.extract("😀[a] é[b", "[", "]")
+    err = e.value
+    assert isinstance(err, eb.ExtractError) and isinstance(err, ValueError)
+    assert (err.offset, err.byte_offset, err.message) == (7, 10, "unclosed start marker")
+    assert err.matches == ["a"]
+    assert str(err) == "unclosed start marker at UTF-16 offset 7 (byte offset 10)"
+
+
+def test_invalid_input_names_the_field():
+    with pytest.raises(eb.InvalidInput) as e:
+        eb.extract("x", "[", "x" * 4097)
+    assert e.value.field == "end"
+    assert e.value.message == str(e.value) == "end must be at most 4096 UTF-8 bytes long (it is 4097 bytes)"
+
+
+@pytest.mark.parametrize("field", ["text", "start", "end"])
+def test_a_lone_surrogate_is_invalid_input(field):
+    args = {"text": "ab", "start": "[", "end": "]", field: "a\ud800"}
+    with pytest.raises(eb.InvalidInput) as e:
+        eb.extract(**args)
+    assert e.value.field == field
+    assert "lone surrogate" in str(e.value) and "index 1" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (b"text", "[", "]"),
+        ("text", b"[", "]"),
+        ("text", "[", None),
+        ("text", "[", "]", "5"),
+        ("text", "[", "]", 5.0),
+        ("text", "[", "]", True),
+    ],
+)
+def test_wrong_types_raise_type_error(args):
+    with pytest.raises(TypeError):
+        eb.extract(*args)
+
+
+def test_wrong_types_elsewhere_raise_type_error():
+    with pytest.raises(TypeError):
+        eb.run_json(42)
+    with pytest.raises(TypeError):
+        eb.finditer(42, "[", "]")
+    with pytest.raises(TypeError):
+        eb.Scanner("[", "]").feed("a str")
+    with pytest.raises(TypeError):
+        eb.Scanner(1, "]")
+    with pytest.raises(TypeError):
+        list(eb.finditer(iter(["a str chunk"]), "[", "]"))
+
+
+def test_markers_of_streams_obey_the_card():
+    with pytest.raises(eb.InvalidInput) as e:
+        eb.finditer(b"x", "", "]")
+    assert e.value.field == "start"
+    with pytest.raises(eb.InvalidInput) as e:
+        eb.Scanner("[", "€" * 1366)
+    assert e.value.field == "end"
+
+
+def test_errors_pickle_with_their_attributes():
+    with pytest.raises(eb.UnclosedStartMarker) as e:
+        eb.extract("[a] [b", "[", "]")
+    again = pickle.loads(pickle.dumps(e.value))
+    assert type(again) is eb.UnclosedStartMarker
+    assert (again.offset, again.byte_offset, again.matches, str(again)) == (4, 4, ["a"], str(e.value))
+    with pytest.raises(eb.InvalidInput) as e:
+        eb.extract("x", "[", "]", 0)
+    again = pickle.loads(pickle.dumps(e.value))
+    assert (again.field, str(again)) == ("max_matches", str(e.value))
+
+
+def test_scanner_errors_carry_the_matches_of_the_call():
+    s = eb.Scanner("[", "]")
+    with pytest.raises(eb.ExtractError) as e:
+        s.feed(b"[a] [b] \xff [c]")
+    assert [m.text for m in e.value.matches] == ["a", "b"]
+    assert e.value.byte_offset == 8
+    assert not isinstance(e.value, eb.UnclosedStartMarker)
+    # Errors are terminal.
+    with pytest.raises(eb.ExtractError):
+        s.feed(b"[d]")
+
+
+def test_values_compare_and_print():
+    out = eb.extract("[a]", "[", "]")
+    assert out == eb.extract("x[a]y", "[", "]")
+    assert out != eb.extract("[b]", "[", "]")
+    assert repr(out) == "Extraction(matches=['a'], truncated=False)"
+    m, = eb.finditer("[a]", "[", "]")
+    assert m == next(eb.finditer(b"[a]", "[", "]"))
+    assert hash(m) == hash(next(eb.finditer(b"[a]", "[", "]")))
+    assert repr(m) == "Match(text='a', byte_start=1, byte_end=2, utf16_start=1, utf16_end=2)"
