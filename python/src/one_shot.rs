@@ -50,6 +50,20 @@ impl Extraction {
     }
 }
 
+/// The extractor of a thread's last call, keyed by the marker objects themselves: a loop
+/// over documents passes the same two strings each time, and encoding and checking them and
+/// building two finders again costs about as much as scanning a sparse document.
+struct Last {
+    start: Py<PyAny>,
+    end: Py<PyAny>,
+    cap: usize,
+    extractor: Extractor,
+}
+
+thread_local! {
+    static LAST: std::cell::RefCell<Option<Last>> = const { std::cell::RefCell::new(None) };
+}
+
 /// A `str` argument as UTF-8 bytes: `TypeError` for another type, `InvalidInput` naming the
 /// argument for a string holding a lone surrogate (as the card treats `"\ud800"`).
 pub fn utf8_arg<'py>(
@@ -132,8 +146,16 @@ pub fn extract(
 ) -> PyResult<Extraction> {
     // The JSON contract's order: the three strings, the cap, then the limits.
     let text_bytes = utf8_arg(py, "text", text)?;
-    let start_bytes = utf8_arg(py, "start", start)?;
-    let end_bytes = utf8_arg(py, "end", end)?;
+    // The same marker objects as the thread's last call: valid, and their finders built.
+    let same = LAST.with_borrow(|last| {
+        last.as_ref()
+            .is_some_and(|hit| hit.start.is(start) && hit.end.is(end))
+    });
+    let markers = if same {
+        None
+    } else {
+        Some((utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?))
+    };
     let cap = match max_matches {
         Some(value) => max_matches_arg(py, value)?,
         None => extract_between::card::DEFAULT_MAX_MATCHES,
@@ -146,19 +168,46 @@ pub fn extract(
         };
         return Err(errors::invalid_input(py, "text", &e.to_string()));
     }
-    let markers = Markers::new(
-        as_str(py, "start", &start_bytes)?,
-        as_str(py, "end", &end_bytes)?,
-    )
-    .map_err(|e| errors::marker(py, &e))?;
-    let extractor = Extractor::new(&markers)
-        .max_matches(cap)
-        .map_err(|e| errors::invalid_input(py, "max_matches", &e.to_string()))?;
-    let result = if text.len() >= DETACH_BYTES {
-        py.detach(|| extractor.extract(text))
-    } else {
-        extractor.extract(text)
-    };
+    let result = LAST.with_borrow_mut(|last| -> PyResult<_> {
+        let last = match (last.as_mut(), markers) {
+            (Some(hit), None) if hit.cap == cap => hit,
+            (Some(hit), None) => {
+                hit.extractor = hit
+                    .extractor
+                    .clone()
+                    .max_matches(cap)
+                    .map_err(|e| errors::invalid_input(py, "max_matches", &e.to_string()))?;
+                hit.cap = cap;
+                hit
+            }
+            (_, markers) => {
+                let (start_bytes, end_bytes) = match markers {
+                    Some(pair) => pair,
+                    None => (utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?),
+                };
+                let markers = Markers::new(
+                    as_str(py, "start", &start_bytes)?,
+                    as_str(py, "end", &end_bytes)?,
+                )
+                .map_err(|e| errors::marker(py, &e))?;
+                let extractor = Extractor::new(&markers)
+                    .max_matches(cap)
+                    .map_err(|e| errors::invalid_input(py, "max_matches", &e.to_string()))?;
+                last.insert(Last {
+                    start: start.clone().unbind(),
+                    end: end.clone().unbind(),
+                    cap,
+                    extractor,
+                })
+            }
+        };
+        let extractor = &last.extractor;
+        Ok(if text.len() >= DETACH_BYTES {
+            py.detach(|| extractor.extract(text))
+        } else {
+            extractor.extract(text)
+        })
+    })?;
     match result {
         Ok(out) => Ok(Extraction {
             matches: PyList::new(py, out.matches)?.unbind(),

@@ -104,3 +104,19 @@ def test_values_compare_and_print():
     assert m == next(eb.finditer(b"[a]", "[", "]"))
     assert hash(m) == hash(next(eb.finditer(b"[a]", "[", "]")))
     assert repr(m) == "Match(text='a', byte_start=1, byte_end=2, utf16_start=1, utf16_end=2)"
+
+
+def test_repeated_and_changing_markers_and_caps_agree_with_fresh_calls():
+    # extract keeps the last markers' finders per thread; every change must be seen.
+    text = "[a][b][c]"
+    s, e = "[", "]"
+    assert eb.extract(text, s, e, 1).matches == ["a"]
+    assert eb.extract(text, s, e, 2).matches == ["a", "b"]
+    assert eb.extract(text, s, e).matches == ["a", "b", "c"]
+    assert eb.extract(text, "a", "]").matches == [""]
+    assert eb.extract(text, "".join(["[", ""]), "]", 1).truncated
+    with pytest.raises(eb.InvalidInput):
+        eb.extract(text, s, e, 0)
+    with pytest.raises(eb.InvalidInput):
+        eb.extract(text, "", e)
+    assert eb.extract(text, s, e, 3) == eb.extract(text, "[", "]", 3)

@@ -1,0 +1,159 @@
+"""Benchmark: extract_between against what a Python user would write instead, on the same
+data in one run. Plain `time.perf_counter`, the median of ROUNDS rounds.
+
+- Per document: 100,000 generated documents of ~2 KB, dense (~25 bracketed spans each) and
+  sparse (one); `extract` per document against `re.findall` (compiled, re.S), the `regex`
+  module (when installed) and a `str.find` loop.
+- One 64 MiB text: `finditer` over the `str`, over the file opened "rb" (streaming), against
+  `re.finditer` and `re.findall` over the `str` (for re, reading and decoding the file is not
+  counted).
+
+Usage: python python/benches/bench.py   (ROUNDS=5 DOCS=100000 MIB=64 to change)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+
+import extract_between as eb
+
+try:
+    import regex
+except ImportError:  # pragma: no cover - optional peer
+    regex = None
+
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+DOCS = int(os.environ.get("DOCS", "100000"))
+MIB = int(os.environ.get("MIB", "64"))
+
+WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
+
+
+def filler(rng: random.Random, n: int) -> str:
+    out, size = [], 0
+    while size < n:
+        w = rng.choice(WORDS)
+        out.append(w)
+        size += len(w) + 1
+    return " ".join(out)[:n]
+
+
+def document(rng: random.Random, spans: int, size: int = 2000) -> str:
+    gap = size // (spans + 1)
+    parts = [filler(rng, gap)]
+    for _ in range(spans):
+        parts.append("[" + filler(rng, rng.randint(8, 30)) + "]")
+        parts.append(filler(rng, gap - 20))
+    return "".join(parts)
+
+
+def median_seconds(fn) -> float:
+    times = []
+    for _ in range(ROUNDS):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def find_loop(doc: str, start: str, end: str) -> list:
+    out, pos = [], 0
+    while True:
+        s = doc.find(start, pos)
+        if s < 0:
+            return out
+        e = doc.find(end, s + len(start))
+        if e < 0:
+            raise ValueError("unclosed start marker")
+        out.append(doc[s + len(start) : e])
+        pos = e + len(end)
+
+
+def per_document(name: str, docs: list[str]) -> None:
+    total = sum(len(d.encode()) for d in docs)
+    pattern = re.compile(r"\[(.*?)\]", re.S)
+    want = [pattern.findall(d) for d in docs]
+    assert [eb.extract(d, "[", "]", 1000).matches for d in docs] == want
+    assert [find_loop(d, "[", "]") for d in docs] == want
+    peers = {
+        "extract_between.extract": lambda: [eb.extract(d, "[", "]", 1000) for d in docs],
+        "re.findall": lambda: [pattern.findall(d) for d in docs],
+        "str.find loop": lambda: [find_loop(d, "[", "]") for d in docs],
+    }
+    if regex is not None:
+        rpattern = regex.compile(r"\[(.*?)\]", regex.S)
+        assert [rpattern.findall(d) for d in docs] == want
+        peers["regex.findall"] = lambda: [rpattern.findall(d) for d in docs]
+    report(f"{len(docs):,} documents, {name}", total, peers)
+
+
+def one_text(name: str, text: str) -> None:
+    data = text.encode()
+    pattern = re.compile(r"\[(.*?)\]", re.S)
+    with tempfile.NamedTemporaryFile(delete=False) as f:
+        f.write(data)
+        path = f.name
+    try:
+        want = pattern.findall(text)
+        assert [m.text for m in eb.finditer(text, "[", "]")] == want
+
+        def from_file():
+            with open(path, "rb") as f:
+                return [m.text for m in eb.finditer(f, "[", "]")]
+
+        assert from_file() == want
+        matches = list(eb.finditer(text, "[", "]"))
+        ms = list(pattern.finditer(text))
+        report(
+            f"where finditer's time goes, {name}: {len(matches):,} matches",
+            len(data),
+            {
+                "extract_between: Scanner.feed, one call, one list": lambda: eb.Scanner("[", "]").feed(data),
+                "Python alone: [m.text for m in matches] over built matches": lambda: [m.text for m in matches],
+                "Python alone: the same over re's match objects": lambda: [m.group(1) for m in ms],
+            },
+        )
+        report(
+            f"one {len(data) >> 20} MiB text, {name}",
+            len(data),
+            {
+                "extract_between.finditer (str)": lambda: [m.text for m in eb.finditer(text, "[", "]")],
+                "extract_between.finditer (file)": from_file,
+                "re.finditer": lambda: [m.group(1) for m in pattern.finditer(text)],
+                "re.findall": lambda: pattern.findall(text),
+            },
+        )
+    finally:
+        os.remove(path)
+
+
+def report(title: str, nbytes: int, peers: dict) -> None:
+    times = {name: median_seconds(fn) for name, fn in peers.items()}
+    ours = min(t for n, t in times.items() if n.startswith("extract_between"))
+    print(f"\n{title} ({nbytes / 1e6:.0f} MB), median of {ROUNDS} rounds")
+    print("| | seconds | GB/s | time / extract_between's best |")
+    print("|---|---|---|---|")
+    for name, t in times.items():
+        print(f"| {name} | {t:.3f} | {nbytes / t / 1e9:.2f} | {t / ours:.2f}x |")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    rng = random.Random(7)
+    print(f"Python {sys.version.split()[0]}, regex {'present' if regex else 'absent'}")
+    per_document("dense (~25 spans in 2 KB)", [document(rng, 25) for _ in range(DOCS)])
+    per_document("sparse (one span in 2 KB)", [document(rng, 1) for _ in range(DOCS)])
+    block = document(rng, 25)
+    one_text("dense", (block * ((MIB << 20) // len(block) + 1))[: MIB << 20].rpartition("]")[0] + "]")
+    block = document(rng, 0) * 32 + "[" + "sparse span" + "]"
+    one_text("sparse", (block * ((MIB << 20) // len(block) + 1)))
+
+
+if __name__ == "__main__":
+    main()
