@@ -48,8 +48,8 @@ pub use extract::{ExtractError, Extracted, Extractor, extract};
 pub use markers::{MarkerError, Markers, Which};
 pub use scanner::{Pos, ScanError, Scanner, Sink};
 
-/// This crate's README examples, run as doctests so they stay true.
-#[cfg(doctest)]
+/// This crate's README examples, run as doctests so they stay true (one uses `request`).
+#[cfg(all(doctest, feature = "json"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
