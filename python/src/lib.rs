@@ -4,7 +4,7 @@
 //! over strings, buffers, files and chunk iterables, `errors` the mapping from the library's
 //! errors to the package's exceptions (defined in Python, in `extract_between/_errors.py`).
 //!
-//! The GIL is released while a text or chunk of more than [`DETACH_BYTES`] is scanned, so
+//! The GIL is released while a text or chunk of at least `DETACH_BYTES` is scanned, so
 //! other Python threads run meanwhile.
 
 mod errors;
