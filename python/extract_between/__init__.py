@@ -9,6 +9,9 @@ right and without overlap, with the semantics of the tool card ``text-extract-be
 - `finditer` / `afinditer`: stream any source (a str, bytes, a binary file, an iterable or
   async iterable of chunks) with no limits and flat memory, yielding `Match` objects.
 - `Scanner`: the resumable scanner, for callers who own the read loop.
+- `extract_all` / `extract_first`: Arrow string columns in (pyarrow, polars, pandas, DuckDB),
+  a ``list<string>`` or ``string`` column out; `extract_between.polars` and
+  `extract_between.spark` wrap them for those engines.
 
 >>> import extract_between as eb
 >>> eb.extract("pre[one]mid[two]post", "[", "]").matches
@@ -27,6 +30,8 @@ from ._native import (
     MatchIter,
     Scanner,
     extract,
+    extract_all,
+    extract_first,
     finditer,
     run_json,
 )
@@ -45,6 +50,8 @@ __all__ = [
     "UnclosedStartMarker",
     "afinditer",
     "extract",
+    "extract_all",
+    "extract_first",
     "finditer",
     "run_json",
 ]

@@ -37,7 +37,7 @@ class ExtractError(ValueError):
 class UnclosedStartMarker(ExtractError):
     """A start marker has no end marker after it: the card's ``unclosed_start_marker``.
     ``offset`` is where that start marker begins in UTF-16 code units, as the card counts;
-    ``byte_offset`` in UTF-8 bytes.
+    ``byte_offset`` in UTF-8 bytes; ``row`` the row of a column (`extract_all`), else None.
 
     >>> from extract_between import UnclosedStartMarker, extract
     >>> try:
@@ -54,12 +54,15 @@ class UnclosedStartMarker(ExtractError):
         offset: int,
         byte_offset: int,
         matches: Sequence[Any] = (),
+        row: Optional[int] = None,
     ) -> None:
         super().__init__(message, byte_offset=byte_offset, matches=matches)
         self.offset = offset
+        self.row = row
 
     def __str__(self) -> str:
-        return f"{self.message} at UTF-16 offset {self.offset} (byte offset {self.byte_offset})"
+        where = f" in row {self.row}" if self.row is not None else ""
+        return f"{self.message}{where} at UTF-16 offset {self.offset} (byte offset {self.byte_offset})"
 
 
 class InvalidInput(ExtractError):

@@ -1,6 +1,6 @@
 """The native module: the engine of the Rust library `extract-between`."""
 
-from typing import IO, Any, Iterable, Iterator, Union, final
+from typing import IO, Any, Iterable, Iterator, Literal, Optional, Protocol, Union, final
 
 MAX_TEXT_BYTES: int
 MAX_MARKER_BYTES: int
@@ -17,6 +17,8 @@ __all__ = [
     "MatchIter",
     "Scanner",
     "extract",
+    "extract_all",
+    "extract_first",
     "finditer",
     "run_json",
 ]
@@ -65,3 +67,21 @@ class MatchIter:
 def extract(text: str, start: str, end: str, max_matches: int = 100) -> Extraction: ...
 def run_json(request: Union[str, _Buffer]) -> str: ...
 def finditer(source: _Source, start: str, end: str) -> MatchIter: ...
+
+class _ArrowArray(Protocol):
+    def __arrow_c_array__(self, requested_schema: Any = None) -> tuple[Any, Any]: ...
+
+class _ArrowStream(Protocol):
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
+
+_Column = Union[_ArrowArray, _ArrowStream]
+_OnUnclosed = Literal["raise", "null", "partial"]
+
+def extract_all(
+    column: _Column,
+    start: str,
+    end: str,
+    max_matches: Optional[int] = None,
+    on_unclosed: _OnUnclosed = "raise",
+) -> Any: ...
+def extract_first(column: _Column, start: str, end: str, on_unclosed: _OnUnclosed = "raise") -> Any: ...

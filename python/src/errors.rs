@@ -50,6 +50,25 @@ pub fn unclosed(py: Python<'_>, marker: Pos, matches: Bound<'_, PyList>) -> PyEr
     )
 }
 
+/// `UnclosedStartMarker` for a start marker at `marker` in row `row` of a column.
+pub fn unclosed_in_row(py: Python<'_>, marker: Pos, row: usize) -> PyErr {
+    raise(
+        py,
+        "UnclosedStartMarker",
+        "unclosed start marker",
+        &[
+            ("offset", int(py, marker.utf16)),
+            ("byte_offset", int(py, marker.byte)),
+            ("row", int(py, row as u64)),
+        ],
+    )
+}
+
+/// A plain `ExtractError` with `message`.
+pub fn extract_error(py: Python<'_>, message: &str) -> PyErr {
+    raise(py, "ExtractError", message, &[])
+}
+
 /// The error a scan ended with, with the matches found before it in the same call.
 pub fn scan_error(py: Python<'_>, error: &ScanError, matches: Bound<'_, PyList>) -> PyErr {
     match error {

@@ -1,12 +1,14 @@
 //! The native module `extract_between._native`: the engine of the `extract-between` library
 //! behind a Python API. `one_shot` holds the card's one-shot call and its JSON contract,
 //! `scan` the resumable scanner and the `Match` it reports, `finditer` the streaming iterator
-//! over strings, buffers, files and chunk iterables, `errors` the mapping from the library's
+//! over strings, buffers, files and chunk iterables, `columns` the Arrow column functions,
+//! `errors` the mapping from the library's
 //! errors to the package's exceptions (defined in Python, in `extract_between/_errors.py`).
 //!
 //! The GIL is released while a text or chunk of at least `DETACH_BYTES` is scanned, so
 //! other Python threads run meanwhile.
 
+mod columns;
 mod errors;
 mod finditer;
 mod one_shot;
@@ -23,6 +25,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(one_shot::extract, m)?)?;
     m.add_function(wrap_pyfunction!(one_shot::run_json, m)?)?;
     m.add_function(wrap_pyfunction!(finditer::finditer, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::extract_all, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::extract_first, m)?)?;
     m.add_class::<one_shot::Extraction>()?;
     m.add_class::<scan::Match>()?;
     m.add_class::<scan::Scanner>()?;

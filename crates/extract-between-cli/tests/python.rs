@@ -1,8 +1,10 @@
 //! The Python package, built and tested as a user installs it: `pip install ./python` into a
 //! venv, then its pytest suite (the card through Python, properties against a UTF-16
 //! reference, every kind of source, a 1 GiB file with its peak memory, `run_json` against
-//! this crate's binary in tool mode, the docstrings' examples) and `mypy.stubtest` of the
-//! native module's stubs.
+//! this crate's binary in tool mode, Arrow columns from pyarrow, polars, pandas and DuckDB, a
+//! real local Spark, the docstrings' examples) and `mypy.stubtest` of the native module's
+//! stubs. The Spark test needs Java; `EXTRACT_BETWEEN_REQUIRE_SPARK` makes its absence a
+//! failure.
 //!
 //! The interpreter is `EXTRACT_BETWEEN_PYTHON` (default `python3`); where it cannot make a
 //! venv the test is skipped, unless `EXTRACT_BETWEEN_REQUIRE_PYTHON` is set (`.ci/run` sets
@@ -50,19 +52,6 @@ fn venv() -> Option<PathBuf> {
         );
         return None;
     }
-    run(
-        "pip install the test tools",
-        Command::new(&bin).args([
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "maturin>=1.14,<2",
-            "pytest>=8",
-            "hypothesis>=6",
-            "mypy>=1.10",
-        ]),
-    );
     Some(bin)
 }
 
@@ -81,11 +70,12 @@ fn the_python_package_installs_and_its_suite_passes() {
     };
     let package = Path::new(WORKSPACE).join("python");
     let path = activated_path(&python);
-    // As a user runs it in an activated venv: the build backend comes from PyPI.
+    // As a user runs it in an activated venv: the build backend comes from PyPI; the extras
+    // bring the test tools, the column engines (pyarrow, polars, pandas, DuckDB) and pyspark.
     run(
-        "pip install ./python",
+        "pip install ./python[test,spark]",
         Command::new(&python)
-            .args(["-m", "pip", "install", "-q", "./python"])
+            .args(["-m", "pip", "install", "-q", "./python[test,spark]"])
             .env("PATH", activated_path(&python))
             .current_dir(WORKSPACE),
     );

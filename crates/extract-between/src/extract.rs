@@ -169,6 +169,22 @@ impl Extractor {
         Ok(self)
     }
 
+    /// Sets the cap with no bound, or lifts it with `None`, for library use (columns of
+    /// documents ask for caps the card does not allow); the cap keeps the card's meaning:
+    /// one further complete match makes `truncated`, and an unclosed start met looking for
+    /// it still fails.
+    ///
+    /// ```
+    /// let ex = extract_between::Extractor::new(&extract_between::Markers::new("[", "]").unwrap());
+    /// let out = ex.clone().cap(Some(5000)).extract("[x][y]").unwrap();
+    /// assert_eq!((out.matches.len(), out.truncated), (2, false));
+    /// assert!(ex.cap(Some(1)).extract("[x][y]").unwrap().truncated);
+    /// ```
+    pub fn cap(mut self, max_matches: Option<usize>) -> Extractor {
+        self.max_matches = max_matches.unwrap_or(usize::MAX);
+        self
+    }
+
     /// Sets the text limit in bytes, or lifts it with `None` (the scan itself has no limit).
     ///
     /// ```

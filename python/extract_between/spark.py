@@ -1,0 +1,57 @@
+"""Spark column functions on Arrow UDFs (Spark ≥ 4.1): batches cross between the JVM and the
+Python workers as Arrow arrays, and each is one call of `extract_all` / `extract_first`.
+The workers must import this package: install it where they run (locally, set
+``PYSPARK_PYTHON`` to the venv's interpreter; on a cluster see docs/SCALING.md).
+
+>>> from extract_between.spark import extract_all, extract_first   # doctest: +SKIP
+>>> df.select(extract_first("html", "<title>", "</title>").alias("title"))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Optional, Union
+
+import pyarrow as pa
+from pyspark.sql import Column
+from pyspark.sql.functions import arrow_udf
+
+from . import _native
+
+OnUnclosed = Literal["raise", "null", "partial"]
+ColumnOrName = Union[Column, str]
+
+
+def extract_all(
+    col: ColumnOrName,
+    start: str,
+    end: str,
+    *,
+    max_matches: Optional[int] = None,
+    on_unclosed: OnUnclosed = "raise",
+) -> Column:
+    """Every match of each row of a string column, an ``array<string>`` column (see
+    `extract_between.extract_all`; the markers are checked here, on the driver)."""
+    _native.Scanner(start, end)
+
+    @arrow_udf("array<string>")
+    def extract_between_all(texts: pa.Array) -> pa.Array:
+        return pa.array(_native.extract_all(texts, start, end, max_matches, on_unclosed))
+
+    return extract_between_all(col)
+
+
+def extract_first(
+    col: ColumnOrName,
+    start: str,
+    end: str,
+    *,
+    on_unclosed: OnUnclosed = "raise",
+) -> Column:
+    """Each row's first match, a ``string`` column (see `extract_between.extract_first`)."""
+    _native.Scanner(start, end)
+
+    @arrow_udf("string")
+    def extract_between_first(texts: pa.Array) -> pa.Array:
+        return pa.array(_native.extract_first(texts, start, end, on_unclosed))
+
+    return extract_between_first(col)
