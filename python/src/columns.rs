@@ -9,13 +9,15 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, ListArray, StringArray};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
-use extract_between::{ExtractError, Extractor, Pos};
+use extract_between::utf8::utf16_len;
+use extract_between::{Capped, Pos, ScanError, Scanner, Sink};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt};
 use pyo3_arrow::PyArray;
 use pyo3_arrow::export::Arro3Array;
 use pyo3_arrow::input::AnyArray;
+use std::ops::ControlFlow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -124,7 +126,15 @@ struct Part {
     value_ends: Vec<usize>,
     row_ends: Vec<usize>,
     valid: Vec<bool>,
-    unclosed: Option<(usize, Pos)>,
+    unclosed: Option<(usize, Unclosed)>,
+}
+
+/// Why a row stopped the column: an unclosed start marker (with `on_unclosed="raise"`), or
+/// bytes that are not UTF-8 (which a producer of Arrow strings must not hand over).
+#[derive(Clone, Copy)]
+enum Unclosed {
+    Marker(Pos),
+    InvalidUtf8(u64),
 }
 
 /// One unit of work: rows `rows` of chunk `chunk`, which start at row `first` of the column.
@@ -134,50 +144,129 @@ struct Slice {
     first: usize,
 }
 
+/// Appends a row's matches to a part's buffers (no UTF-16 counting: rows report bytes).
+struct RowSink<'p> {
+    values: &'p mut Vec<u8>,
+    value_ends: &'p mut Vec<usize>,
+}
+
+impl Sink for RowSink<'_> {
+    fn open(&mut self, _marker: Pos, _content: Pos) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    fn content(&mut self, fragment: &[u8]) -> ControlFlow<()> {
+        self.values.extend_from_slice(fragment);
+        ControlFlow::Continue(())
+    }
+
+    fn close(&mut self, _content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
+        self.value_ends.push(self.values.len());
+        ControlFlow::Continue(())
+    }
+
+    fn matched(&mut self, _open: [Pos; 2], content: &[u8], _close: [Pos; 2]) -> ControlFlow<()> {
+        self.values.extend_from_slice(content);
+        self.value_ends.push(self.values.len());
+        ControlFlow::Continue(())
+    }
+
+    fn utf16_offsets(&self) -> bool {
+        false
+    }
+}
+
+/// The rows of one slice, each scanned whole by one scanner rewound between rows.
 fn scan(
     columns: &[Strings<'_>],
     slice: &Slice,
-    extractor: &Extractor,
+    template: &Scanner,
+    cap: u64,
     on_unclosed: OnUnclosed,
 ) -> Part {
     let strings = &columns[slice.chunk];
-    let mut part = Part::default();
+    let rows = slice.rows.len();
+    let mut scanner = template.clone();
+    // The matches of a row never outgrow its text: reserving the slice's text bytes means no
+    // buffer is moved while it fills, and pages never written are never touched.
+    let text_bytes: usize = slice
+        .rows
+        .clone()
+        .filter_map(|r| strings.get(r))
+        .map(str::len)
+        .sum();
+    let mut part = Part {
+        values: Vec::with_capacity(text_bytes),
+        row_ends: Vec::with_capacity(rows),
+        valid: Vec::with_capacity(rows),
+        ..Part::default()
+    };
     for (i, row) in slice.rows.clone().enumerate() {
         let Some(text) = strings.get(row) else {
             part.row_ends.push(part.value_ends.len());
             part.valid.push(false);
             continue;
         };
-        let (matches, valid) = match extractor.extract(text) {
-            Ok(out) => (out.matches, true),
-            Err(ExtractError::Unclosed { marker, matches }) => match on_unclosed {
-                OnUnclosed::Raise => {
-                    part.unclosed = Some((slice.first + i, marker));
-                    return part;
-                }
-                OnUnclosed::Null => (Vec::new(), false),
-                OnUnclosed::Partial => (matches, true),
-            },
-            // The text limit is lifted and the cap is any size: nothing else can fail.
-            Err(_) => (Vec::new(), false),
+        let (values, matches) = (part.values.len(), part.value_ends.len());
+        scanner.reset();
+        let outcome = {
+            let mut sink = Capped::new(
+                RowSink {
+                    values: &mut part.values,
+                    value_ends: &mut part.value_ends,
+                },
+                cap,
+            );
+            scanner
+                .feed(text.as_bytes(), &mut sink)
+                .and_then(|_| scanner.finish(&mut sink))
         };
-        for m in matches {
-            part.values.extend_from_slice(m.as_bytes());
-            part.value_ends.push(part.values.len());
-        }
+        // Content of a match left open (an unclosed start) was streamed in: drop it.
+        let closed = part
+            .value_ends
+            .last()
+            .copied()
+            .filter(|_| part.value_ends.len() > matches);
+        part.values.truncate(closed.unwrap_or(values));
+        let valid = match (outcome, on_unclosed) {
+            (Ok(()), _) | (Err(ScanError::Unclosed { .. }), OnUnclosed::Partial) => true,
+            (Err(ScanError::Unclosed { marker }), OnUnclosed::Raise) => {
+                let before = text
+                    .as_bytes()
+                    .get(..marker.byte as usize)
+                    .unwrap_or_default();
+                let marker = Pos {
+                    byte: marker.byte,
+                    utf16: utf16_len(before),
+                };
+                part.unclosed = Some((slice.first + i, Unclosed::Marker(marker)));
+                return part;
+            }
+            (Err(ScanError::InvalidUtf8 { offset, .. }), _) => {
+                part.unclosed = Some((slice.first + i, Unclosed::InvalidUtf8(offset)));
+                return part;
+            }
+            (Err(ScanError::Unclosed { .. }), OnUnclosed::Null) => {
+                part.values.truncate(values);
+                part.value_ends.truncate(matches);
+                false
+            }
+        };
         part.row_ends.push(part.value_ends.len());
         part.valid.push(valid);
     }
     part
 }
 
-/// Runs `extractor` over every row, on several threads when the column is large.
+/// Runs the scanner over every row, on several threads when the column is large.
 fn run(
     py: Python<'_>,
     chunks: &[ArrayRef],
-    extractor: &Extractor,
+    scanner: &Scanner,
+    cap: Option<usize>,
     on_unclosed: OnUnclosed,
 ) -> Vec<Part> {
+    let cap = cap.map_or(u64::MAX, |n| n as u64);
     let columns: Vec<Strings<'_>> = chunks.iter().filter_map(Strings::of).collect();
     let bytes: usize = columns.iter().map(Strings::text_bytes).sum();
     let rows: usize = columns.iter().map(Strings::len).sum();
@@ -207,13 +296,13 @@ fn run(
         if threads == 1 || slices.len() == 1 {
             return slices
                 .iter()
-                .map(|s| scan(&columns, s, extractor, on_unclosed))
+                .map(|s| scan(&columns, s, scanner, cap, on_unclosed))
                 .collect();
         }
         std::thread::scope(|scope| {
             let handles: Vec<_> = slices
                 .iter()
-                .map(|s| scope.spawn(|| scan(&columns, s, extractor, on_unclosed)))
+                .map(|s| scope.spawn(|| scan(&columns, s, scanner, cap, on_unclosed)))
                 .collect();
             handles
                 .into_iter()
@@ -226,7 +315,11 @@ fn run(
 /// The first unclosed row, as the error `on_unclosed="raise"` asks for.
 fn first_unclosed(py: Python<'_>, parts: &[Part]) -> PyResult<()> {
     match parts.iter().find_map(|p| p.unclosed) {
-        Some((row, marker)) => Err(errors::unclosed_in_row(py, marker, row)),
+        Some((row, Unclosed::Marker(marker))) => Err(errors::unclosed_in_row(py, marker, row)),
+        Some((row, Unclosed::InvalidUtf8(offset))) => Err(errors::extract_error(
+            py,
+            &format!("row {row} of the column is not valid UTF-8: invalid byte at offset {offset}"),
+        )),
         None => Ok(()),
     }
 }
@@ -244,9 +337,15 @@ fn offsets(ends: impl Iterator<Item = usize>, what: &str) -> Result<OffsetBuffer
 }
 
 /// The parts joined into one `list<string>` array.
-fn list_array(parts: Vec<Part>) -> Result<ListArray, String> {
+fn list_array(mut parts: Vec<Part>) -> Result<ListArray, String> {
     let (mut values, mut value_ends, mut row_ends, mut valid) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    if parts.len() == 1 {
+        // One part is the answer as it stands: no copy.
+        let part = parts.remove(0);
+        (values, value_ends, row_ends, valid) =
+            (part.values, part.value_ends, part.row_ends, part.valid);
+    }
     for part in parts {
         let (value_base, match_base) = (values.len(), value_ends.len());
         values.extend_from_slice(&part.values);
@@ -347,12 +446,11 @@ pub fn extract_all(
     max_matches: Option<&Bound<'_, PyAny>>,
     on_unclosed: &str,
 ) -> PyResult<Arro3Array> {
-    let extractor = Extractor::new(&markers(py, start, end)?)
-        .max_text_bytes(None)
-        .cap(cap(py, max_matches)?);
+    let scanner = Scanner::new(&markers(py, start, end)?);
+    let cap = cap(py, max_matches)?;
     let on_unclosed = OnUnclosed::parse(on_unclosed)?;
     let chunks = chunks(column)?;
-    let parts = run(py, &chunks, &extractor, on_unclosed);
+    let parts = run(py, &chunks, &scanner, cap, on_unclosed);
     first_unclosed(py, &parts)?;
     let list: ArrayRef = Arc::new(list_array(parts).map_err(|e| errors::extract_error(py, &e))?);
     let field = Arc::new(Field::new("matches", list.data_type().clone(), true));
@@ -380,12 +478,10 @@ pub fn extract_first(
     end: &Bound<'_, PyAny>,
     on_unclosed: &str,
 ) -> PyResult<Arro3Array> {
-    let extractor = Extractor::new(&markers(py, start, end)?)
-        .max_text_bytes(None)
-        .cap(Some(1));
+    let scanner = Scanner::new(&markers(py, start, end)?);
     let on_unclosed = OnUnclosed::parse(on_unclosed)?;
     let chunks = chunks(column)?;
-    let parts = run(py, &chunks, &extractor, on_unclosed);
+    let parts = run(py, &chunks, &scanner, Some(1), on_unclosed);
     first_unclosed(py, &parts)?;
     let first: ArrayRef = Arc::new(first_array(parts).map_err(|e| errors::extract_error(py, &e))?);
     let field = Arc::new(Field::new("first", DataType::Utf8, true));

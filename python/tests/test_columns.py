@@ -42,12 +42,17 @@ def expected_first(row, start, end, on_unclosed="raise"):
 rows = st.lists(st.one_of(st.none(), st.lists(st.sampled_from(ALPHABET), max_size=30).map("".join)), max_size=40)
 
 
-@settings(max_examples=200, deadline=None)
-@given(rows, st.sampled_from(["partial", "null"]), st.sampled_from(["string", "large_string", "string_view"]))
-def test_every_row_equals_extract(values, on_unclosed, arrow_type):
+@settings(max_examples=300, deadline=None)
+@given(
+    rows,
+    st.sampled_from(["partial", "null"]),
+    st.sampled_from(["string", "large_string", "string_view"]),
+    st.sampled_from([None, 1, 2, 5]),
+)
+def test_every_row_equals_extract(values, on_unclosed, arrow_type, cap):
     column = pa.array(values, type=getattr(pa, arrow_type)())
-    got = pa.array(eb.extract_all(column, "[", "]", on_unclosed=on_unclosed)).to_pylist()
-    assert got == [expected_all(v, "[", "]", on_unclosed=on_unclosed) for v in values]
+    got = pa.array(eb.extract_all(column, "[", "]", max_matches=cap, on_unclosed=on_unclosed)).to_pylist()
+    assert got == [expected_all(v, "[", "]", cap or 1000, on_unclosed) for v in values]
     got = pa.array(eb.extract_first(column, "[", "]", on_unclosed=on_unclosed)).to_pylist()
     assert got == [expected_first(v, "[", "]", on_unclosed) for v in values]
 

@@ -232,35 +232,52 @@ impl Extractor {
                 limit,
             });
         }
+        let mut matches = Vec::new();
+        match self.visit(text, |m| matches.push(m)) {
+            Ok(truncated) => Ok(Extracted { matches, truncated }),
+            Err(marker) => Err(ExtractError::Unclosed { marker, matches }),
+        }
+    }
+
+    /// Hands each match of `text` to `each`, in order, without gathering them: the loop
+    /// under [`Extractor::extract`], for callers that copy matches straight into a buffer of
+    /// their own. The text limit is not checked here.
+    ///
+    /// # Errors
+    ///
+    /// Where the unclosed start marker begins, after every match before it was handed over.
+    ///
+    /// ```
+    /// let ex = extract_between::Extractor::new(&extract_between::Markers::new("[", "]").unwrap());
+    /// let mut total = 0;
+    /// assert_eq!(ex.visit("[ab][c]", |m| total += m.len()), Ok(false));
+    /// assert_eq!(total, 3);
+    /// assert_eq!(ex.visit("[a] [b", |_| ()).unwrap_err().byte, 4);
+    /// ```
+    pub fn visit<'t>(&self, text: &'t str, mut each: impl FnMut(&'t str)) -> Result<bool, Pos> {
         let bytes = text.as_bytes();
         let (start_len, end_len) = (self.start.needle().len(), self.end.needle().len());
-        let mut matches = Vec::new();
+        let mut found = 0;
         let mut pos = 0;
         while let Some(s) = self.start.find(&bytes[pos..]) {
             let s = pos + s;
             let content = s + start_len;
             let Some(e) = self.end.find(&bytes[content..]) else {
-                let marker = Pos {
+                return Err(Pos {
                     byte: s as u64,
                     utf16: utf16_len(&bytes[..s]),
-                };
-                return Err(ExtractError::Unclosed { marker, matches });
-            };
-            if matches.len() == self.max_matches {
-                return Ok(Extracted {
-                    matches,
-                    truncated: true,
                 });
+            };
+            if found == self.max_matches {
+                return Ok(true);
             }
             let e = content + e;
             // Occurrences of whole-character needles in valid UTF-8 start and end on character
             // boundaries, so `get` never fails; it keeps the code panic-free regardless.
-            matches.push(text.get(content..e).unwrap_or_default());
+            each(text.get(content..e).unwrap_or_default());
+            found += 1;
             pos = e + end_len;
         }
-        Ok(Extracted {
-            matches,
-            truncated: false,
-        })
+        Ok(false)
     }
 }

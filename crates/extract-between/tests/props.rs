@@ -11,6 +11,30 @@ fn qc() -> QuickCheck {
     QuickCheck::new().tests(3000).max_tests(30000)
 }
 
+/// A scanner reset after any input (cut anywhere, stopped at an error or a cap) scans the
+/// next input exactly as a new one does.
+#[test]
+fn a_reset_scanner_equals_a_new_one() {
+    fn prop(before: Case, c: Case) -> TestResult {
+        let Ok(markers) = Markers::new(c.start.as_str(), c.end.as_str()) else {
+            return TestResult::discard();
+        };
+        let mut reused = extract_between::Scanner::new(&markers);
+        let cut = before.text.len() / 2;
+        let mut sink = extract_between::Capped::new(extract_between::Collect::default(), 1);
+        let _ = reused.feed(&before.text.as_bytes()[..cut], &mut sink);
+        reused.reset();
+        let mut again = extract_between::Collect::default();
+        let got = common::feed_all(&mut reused, &mut again, c.text.as_bytes(), &c.chunks).0;
+        let mut fresh = extract_between::Scanner::new(&markers);
+        let mut want = extract_between::Collect::default();
+        let expected = common::feed_all(&mut fresh, &mut want, c.text.as_bytes(), &c.chunks).0;
+        TestResult::from_bool(got == expected && again.matches == want.matches)
+    }
+    qc().tests(500)
+        .quickcheck(prop as fn(Case, Case) -> TestResult);
+}
+
 /// `extract` gives exactly the reference's matches, `truncated` and unclosed offset.
 #[test]
 fn extract_equals_reference() {

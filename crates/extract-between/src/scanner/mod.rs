@@ -230,6 +230,31 @@ impl Scanner {
         }
     }
 
+    /// Rewinds to the beginning of a new input, keeping the markers' finders: for scanning
+    /// many short texts (the rows of a column) with one scanner.
+    ///
+    /// ```
+    /// use extract_between::{Collect, Markers, Scanner};
+    /// let mut scanner = Scanner::new(&Markers::new("[", "]").unwrap());
+    /// let mut first = Collect::default();
+    /// scanner.feed(b"[a] [b", &mut first).unwrap();
+    /// assert!(scanner.finish(&mut first).is_err());
+    /// scanner.reset();
+    /// let mut second = Collect::default();
+    /// scanner.feed(b"[c]", &mut second).unwrap();
+    /// scanner.finish(&mut second).unwrap();
+    /// assert_eq!(second.matches[0].text, "c");
+    /// assert_eq!(second.matches[0].content_start.byte, 1);
+    /// ```
+    pub fn reset(&mut self) {
+        self.state = State::Seek;
+        self.held = 0;
+        self.scanned = Pos::default();
+        self.open_marker = Pos::default();
+        self.pending_len = 0;
+        self.error = None;
+    }
+
     /// The same scanner taking `paths` (for `testing`).
     #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub(crate) fn with_paths(self, paths: Paths) -> Scanner {

@@ -1,0 +1,178 @@
+"""Benchmark: the column functions against the column tools a data engineer would use
+instead, on the same data in one run. Plain `time.perf_counter`, the median of ROUNDS rounds.
+
+- 100,000 generated documents of ~2 KB as an Arrow column, dense (~25 `<title>` spans each)
+  and sparse (one): `extract_all` against polars `str.extract_all`, DuckDB
+  `regexp_extract_all(col, pat, 1)` and a `re.findall` list comprehension; `extract_first`
+  against polars `str.extract(pat, 1)` and pyarrow `extract_regex`.
+- Spark local[2] on a parquet dataset of the dense documents (4 files), end to end (read,
+  extract, write parquet): `extract_between.spark.extract_all` against Spark's built-in
+  `regexp_extract_all(col, pat, 1)`. Set SPARK=0 to skip.
+
+Usage: python python/benches/columns.py   (ROUNDS=5 DOCS=100000 SPARK=1 to change)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
+
+import extract_between as eb
+
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+DOCS = int(os.environ.get("DOCS", "100000"))
+SPARK = os.environ.get("SPARK", "1") == "1"
+PATTERN = r"(?s)<title>(.*?)</title>"
+WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
+
+
+def filler(rng: random.Random, n: int) -> str:
+    out, size = [], 0
+    while size < n:
+        w = rng.choice(WORDS)
+        out.append(w)
+        size += len(w) + 1
+    return " ".join(out)[:n]
+
+
+def document(rng: random.Random, spans: int, size: int = 2000) -> str:
+    gap = size // (spans + 1)
+    parts = [filler(rng, gap)]
+    for _ in range(spans):
+        parts.append("<title>" + filler(rng, rng.randint(8, 30)) + "</title>")
+        parts.append(filler(rng, gap - 30))
+    return "".join(parts)
+
+
+def median_seconds(fn) -> float:
+    times = []
+    for _ in range(ROUNDS):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def report(title: str, nbytes: int, peers: dict) -> None:
+    times = {name: median_seconds(fn) for name, fn in peers.items()}
+    ours = min(t for n, t in times.items() if n.startswith("extract_between"))
+    print(f"\n{title} ({nbytes / 1e6:.0f} MB), median of {ROUNDS} rounds")
+    print("| | seconds | GB/s | time / extract_between's |")
+    print("|---|---|---|---|")
+    for name, t in times.items():
+        print(f"| {name} | {t:.3f} | {nbytes / t / 1e9:.2f} | {t / ours:.2f}x |")
+    sys.stdout.flush()
+
+
+def columns(name: str, docs: list[str]) -> None:
+    column = pa.array(docs, type=pa.string())
+    series = pl.Series("html", docs)
+    con = duckdb.connect()
+    con.register("pages", pa.table({"html": column}))
+    compiled = re.compile(PATTERN)
+    nbytes = column.nbytes
+
+    want = [compiled.findall(d) for d in docs]
+    assert pa.array(eb.extract_all(column, "<title>", "</title>")).to_pylist() == want
+    assert pa.array(eb.extract_all(series, "<title>", "</title>")).to_pylist() == want
+    duck = con.sql(f"select regexp_extract_all(html, '{PATTERN}', 1) from pages").fetchall()
+    assert [r[0] for r in duck] == want
+    report(
+        f"extract_all, {len(docs):,} documents, {name}",
+        nbytes,
+        {
+            "extract_between.extract_all (pyarrow string)": lambda: eb.extract_all(column, "<title>", "</title>"),
+            "extract_between.extract_all (polars Series)": lambda: eb.extract_all(series, "<title>", "</title>"),
+            "polars str.extract_all": lambda: series.str.extract_all(r"(?s)<title>.*?</title>"),
+            "DuckDB regexp_extract_all": lambda: con.sql(f"select regexp_extract_all(html, '{PATTERN}', 1) from pages").arrow(),
+            "re.findall, list comprehension": lambda: [compiled.findall(d) for d in docs],
+        },
+    )
+    firsts = [w[0] if w else None for w in want]
+    assert pa.array(eb.extract_first(column, "<title>", "</title>")).to_pylist() == firsts
+    assert series.str.extract(PATTERN, 1).to_list() == firsts
+    report(
+        f"extract_first, {len(docs):,} documents, {name}",
+        nbytes,
+        {
+            "extract_between.extract_first (pyarrow string)": lambda: eb.extract_first(column, "<title>", "</title>"),
+            "extract_between.extract_first (polars Series)": lambda: eb.extract_first(series, "<title>", "</title>"),
+            "polars str.extract": lambda: series.str.extract(PATTERN, 1),
+            "pyarrow extract_regex": lambda: pc.extract_regex(column, r"(?s)<title>(?P<t>.*?)</title>"),
+        },
+    )
+
+
+def spark(docs: list[str]) -> None:
+    import pyarrow.parquet as pq
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+
+    from extract_between.spark import extract_all
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    session = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    work = tempfile.mkdtemp()
+    try:
+        src = os.path.join(work, "docs")
+        os.makedirs(src)
+        quarter = len(docs) // 4
+        for part in range(4):
+            rows = docs[part * quarter : (part + 1) * quarter]
+            pq.write_table(pa.table({"html": rows}), os.path.join(src, f"part-{part}.parquet"))
+        nbytes = sum(len(d.encode()) for d in docs[: 4 * quarter])
+
+        def job(column):
+            def run():
+                out = os.path.join(work, "out")
+                session.read.parquet(src).select(column.alias("titles")).write.mode("overwrite").parquet(out)
+
+            return run
+
+        ours = extract_all("html", "<title>", "</title>")
+        builtin = F.regexp_extract_all("html", F.lit(PATTERN), 1)
+        a = session.read.parquet(src).select(ours.alias("t")).orderBy(F.monotonically_increasing_id()).collect()
+        b = session.read.parquet(src).select(builtin.alias("t")).orderBy(F.monotonically_increasing_id()).collect()
+        assert [r.t for r in a] == [r.t for r in b]
+        report(
+            f"Spark local[2], {4 * quarter:,} dense documents in 4 parquet files, read + extract + write",
+            nbytes,
+            {
+                "extract_between.spark.extract_all": job(ours),
+                "Spark regexp_extract_all": job(builtin),
+            },
+        )
+    finally:
+        session.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    rng = random.Random(11)
+    print(f"Python {sys.version.split()[0]}, polars {pl.__version__}, DuckDB {duckdb.__version__}, pyarrow {pa.__version__}")
+    dense = [document(rng, 25) for _ in range(DOCS)]
+    columns("dense (~25 spans in 2 KB)", dense)
+    columns("sparse (one span in 2 KB)", [document(rng, 1) for _ in range(DOCS)])
+    if SPARK:
+        spark(dense)
+
+
+if __name__ == "__main__":
+    main()
