@@ -7,7 +7,8 @@ instead, on the same data in one run. Plain `time.perf_counter`, the median of R
   against polars `str.extract(pat, 1)` and pyarrow `extract_regex`.
 - Spark local[2] on a parquet dataset of the dense documents (4 files), end to end (read,
   extract, write parquet): `extract_between.spark.extract_all` against Spark's built-in
-  `regexp_extract_all(col, pat, 1)`. Set SPARK=0 to skip.
+  `regexp_extract_all(col, pat, 1)`, beside two floors: the same job copying the column, and
+  with an Arrow UDF that returns its input (the JVM-Python round trip). Set SPARK=0 to skip.
 
 Usage: python python/benches/columns.py   (ROUNDS=5 DOCS=100000 SPARK=1 to change)
 """
@@ -95,7 +96,7 @@ def columns(name: str, docs: list[str]) -> None:
             "extract_between.extract_all (pyarrow string)": lambda: eb.extract_all(column, "<title>", "</title>"),
             "extract_between.extract_all (polars Series)": lambda: eb.extract_all(series, "<title>", "</title>"),
             "polars str.extract_all": lambda: series.str.extract_all(r"(?s)<title>.*?</title>"),
-            "DuckDB regexp_extract_all": lambda: con.sql(f"select regexp_extract_all(html, '{PATTERN}', 1) from pages").arrow(),
+            "DuckDB regexp_extract_all": lambda: con.sql(f"select regexp_extract_all(html, '{PATTERN}', 1) from pages").to_arrow_table(),
             "re.findall, list comprehension": lambda: [compiled.findall(d) for d in docs],
         },
     )
@@ -146,6 +147,12 @@ def spark(docs: list[str]) -> None:
 
             return run
 
+        from pyspark.sql.functions import arrow_udf
+
+        @arrow_udf("string")
+        def identity(texts: pa.Array) -> pa.Array:
+            return texts
+
         ours = extract_all("html", "<title>", "</title>")
         builtin = F.regexp_extract_all("html", F.lit(PATTERN), 1)
         a = session.read.parquet(src).select(ours.alias("t")).orderBy(F.monotonically_increasing_id()).collect()
@@ -157,6 +164,8 @@ def spark(docs: list[str]) -> None:
             {
                 "extract_between.spark.extract_all": job(ours),
                 "Spark regexp_extract_all": job(builtin),
+                "floor: the column copied, no UDF": job(F.col("html")),
+                "floor: an Arrow UDF that returns its input": job(identity("html")),
             },
         )
     finally:
