@@ -29,7 +29,7 @@ def test_the_duckdb_recipe(pages):
     html = con.sql(f"select html from '{pages}/*.parquet'")
     titles = pa.table({"title": pa.array(eb.extract_first(html, "<title>", "</title>"))})
     con.register("titles", titles)
-    assert con.sql("select count(*) from titles where title is not null").fetchone() == (270,)
+    assert con.sql("select count(*) from titles where title is not null").fetchall() == [(270,)]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
