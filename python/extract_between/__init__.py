@@ -19,6 +19,7 @@ right and without overlap, with the semantics of the tool card ``text-extract-be
 """
 
 from ._aio import afinditer
+from ._columns import extract_all, extract_first
 from ._errors import ExtractError, InvalidInput, UnclosedStartMarker
 from ._native import (
     DEFAULT_MAX_MATCHES,
@@ -30,8 +31,6 @@ from ._native import (
     MatchIter,
     Scanner,
     extract,
-    extract_all,
-    extract_first,
     finditer,
     run_json,
 )

@@ -19,7 +19,7 @@ from typing import Literal, Optional
 
 import polars as pl
 
-from ._native import extract_all, extract_first
+from ._columns import extract_all, extract_first
 
 OnUnclosed = Literal["raise", "null", "partial"]
 

@@ -16,6 +16,7 @@ from pyspark.sql import Column
 from pyspark.sql.functions import arrow_udf
 
 from . import _native
+from ._columns import extract_all as _extract_all, extract_first as _extract_first
 
 OnUnclosed = Literal["raise", "null", "partial"]
 ColumnOrName = Union[Column, str]
@@ -35,7 +36,7 @@ def extract_all(
 
     @arrow_udf("array<string>")
     def extract_between_all(texts: pa.Array) -> pa.Array:
-        return pa.array(_native.extract_all(texts, start, end, max_matches, on_unclosed))
+        return pa.array(_extract_all(texts, start, end, max_matches, on_unclosed))
 
     return extract_between_all(col)
 
@@ -52,6 +53,6 @@ def extract_first(
 
     @arrow_udf("string")
     def extract_between_first(texts: pa.Array) -> pa.Array:
-        return pa.array(_native.extract_first(texts, start, end, on_unclosed))
+        return pa.array(_extract_first(texts, start, end, on_unclosed))
 
     return extract_between_first(col)

@@ -117,3 +117,13 @@ def test_polars_namespace_lazy_eager_and_group_by():
     )
     assert grouped["first"].to_list() == [["a", "b"], [None, "d"]]
     assert df["html"].extract_between.all("<t>", "</t>", max_matches=1).to_list() == [["a"], ["b"], None, ["d"]]
+
+
+def test_a_pandas_column_without_the_capsule_interface_goes_through_its_arrow_array():
+    class OldSeries:  # what a pandas 2.2 Series offers: an ExtensionArray with __arrow_array__
+        class array:
+            @staticmethod
+            def __arrow_array__(type=None):
+                return pa.array(["<b>p</b>", None])
+
+    assert pa.array(eb.extract_all(OldSeries(), "<b>", "</b>")).to_pylist() == [["p"], None]
