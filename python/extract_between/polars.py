@@ -2,7 +2,7 @@
 ``.extract_between`` on expressions and series, lazy and eager, in ``select``,
 ``with_columns`` and ``group_by().agg``. It runs `extract_all` / `extract_first` over each
 batch through ``map_batches`` (elementwise, so polars may split and stream it). Tested with
-polars 1.x and 2.x.
+polars 1.20 and 2.1.
 
 >>> import polars as pl
 >>> import extract_between.polars  # noqa: F401  (registers the namespace)
@@ -25,11 +25,13 @@ OnUnclosed = Literal["raise", "null", "partial"]
 
 
 def _all(series: pl.Series, start: str, end: str, max_matches: Optional[int], on_unclosed: OnUnclosed) -> pl.Series:
-    return pl.Series(series.name, extract_all(series, start, end, max_matches, on_unclosed))
+    # Renamed after the fact: some polars versions keep the Arrow field's name over the
+    # name given with the values.
+    return pl.Series(extract_all(series, start, end, max_matches, on_unclosed)).alias(series.name)
 
 
 def _first(series: pl.Series, start: str, end: str, on_unclosed: OnUnclosed) -> pl.Series:
-    return pl.Series(series.name, extract_first(series, start, end, on_unclosed))
+    return pl.Series(extract_first(series, start, end, on_unclosed)).alias(series.name)
 
 
 @pl.api.register_expr_namespace("extract_between")

@@ -116,6 +116,9 @@ def test_polars_namespace_lazy_eager_and_group_by():
         .sort("g")
     )
     assert grouped["first"].to_list() == [["a", "b"], [None, "d"]]
+    # Without an alias the column keeps its name, in every context.
+    kept = df.group_by("g", maintain_order=True).agg(pl.col("html").extract_between.first("<t>", "</t>"))
+    assert kept.columns == ["g", "html"]
     assert df["html"].extract_between.all("<t>", "</t>", max_matches=1).to_list() == [["a"], ["b"], None, ["d"]]
 
 
