@@ -313,3 +313,58 @@ fn each_files_output_stays_together_in_parallel() {
     assert_eq!(count, 4 * 40_000 + 200 * 2);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A glob that does not parse refuses the command before anything is searched, naming it,
+/// alone or beside a valid one (as ripgrep: "error parsing glob").
+#[test]
+fn a_bad_glob_refuses_the_command_before_searching() {
+    let root = tree("bad-glob");
+    for args in [
+        &["-g", "a/[", "-s", "<t>", "-e", "</t>", "."][..],
+        &["-g", "*.html", "-g", "{x", "-s", "<t>", "-e", "</t>", "."],
+    ] {
+        let out = ours(&root, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?} searched anyway");
+        assert!(stderr.contains("error parsing glob '"), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// An absurd `-j` starts a bounded number of threads: the search of a small tree ends at
+/// once instead of starting a hundred million threads.
+#[test]
+fn an_absurd_thread_count_is_bounded() {
+    let root = tree("many-threads");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_extract-between"))
+        .args(["-j", "100000000", "-c", "-s", "<t>", "-e", "</t>", "."])
+        .current_dir(&root)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(0),
+        "did not finish in 60 s"
+    );
+    assert_eq!(
+        sorted_lines(&out.stdout).len(),
+        4,
+        "{:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

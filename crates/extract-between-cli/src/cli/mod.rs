@@ -145,7 +145,7 @@ struct StreamArgs {
     /// Follow symbolic links while walking.
     #[arg(short = 'L', long)]
     follow: bool,
-    /// Threads searching a tree (default: the number of cores).
+    /// Threads searching a tree (default: the number of cores; at most 8 per core).
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     threads: Option<u64>,
     /// Search trees in path order, on one thread, for deterministic output.
@@ -289,8 +289,15 @@ fn stream(args: StreamArgs) -> ExitCode {
     };
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
-        |n| usize::try_from(n).unwrap_or(usize::MAX),
+        |n| usize::try_from(n).map_or(usize::MAX, |n| n.min(search::max_threads())),
     );
+    let globs = match search::globs(&args.globs) {
+        Ok(globs) => globs,
+        Err(e) => {
+            eprintln!("extract-between: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let sort = args.sort.is_some();
     // No bars while files are searched side by side.
     let progress = if any_dir && threads > 1 && !sort {
@@ -309,7 +316,7 @@ fn stream(args: StreamArgs) -> ExitCode {
         walk: WalkOptions {
             no_ignore: args.no_ignore,
             hidden: args.hidden,
-            globs: args.globs,
+            globs,
             max_depth: args.max_depth,
             follow: args.follow,
             threads,

@@ -52,7 +52,8 @@ pub(super) struct Search {
 pub(super) struct WalkOptions {
     pub(super) no_ignore: bool,
     pub(super) hidden: bool,
-    pub(super) globs: Vec<String>,
+    /// The `-g` globs, parsed before anything is searched.
+    pub(super) globs: Option<ignore::overrides::Override>,
     pub(super) max_depth: Option<usize>,
     pub(super) follow: bool,
     pub(super) threads: usize,
@@ -166,6 +167,30 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The `-g` globs as one filter, or the first that does not parse (as ripgrep, the command
+/// is refused before anything is searched).
+pub(super) fn globs(globs: &[String]) -> Result<Option<ignore::overrides::Override>, String> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut overrides = ignore::overrides::OverrideBuilder::new(".");
+    for glob in globs {
+        overrides
+            .add(glob)
+            .map_err(|e| format!("error parsing glob '{glob}': {e}"))?;
+    }
+    overrides
+        .build()
+        .map(Some)
+        .map_err(|e| format!("error parsing globs: {e}"))
+}
+
+/// The most threads `-j` starts: past a few per core they only wait on each other and on
+/// the disk, and each holds an output buffer.
+pub(super) fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from) * 8
+}
+
 /// The walker over `roots`, with the walk options.
 fn walker(search: &Search, roots: &[PathBuf]) -> ignore::WalkBuilder {
     let w = &search.settings.walk;
@@ -186,23 +211,8 @@ fn walker(search: &Search, roots: &[PathBuf]) -> ignore::WalkBuilder {
     if w.sort {
         builder.sort_by_file_path(|a, b| a.cmp(b));
     }
-    if !w.globs.is_empty() {
-        let mut overrides = ignore::overrides::OverrideBuilder::new(".");
-        for glob in &w.globs {
-            if let Err(e) = overrides.add(glob) {
-                eprintln!("extract-between: --glob {glob}: {e}");
-                search.any_error.store(true, Ordering::Relaxed);
-            }
-        }
-        match overrides.build() {
-            Ok(o) => {
-                builder.overrides(o);
-            }
-            Err(e) => {
-                eprintln!("extract-between: --glob: {e}");
-                search.any_error.store(true, Ordering::Relaxed);
-            }
-        }
+    if let Some(globs) = &w.globs {
+        builder.overrides(globs.clone());
     }
     builder
 }
