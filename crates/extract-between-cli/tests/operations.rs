@@ -8,6 +8,7 @@ use common::http::{
     Response, Server, TOOL, get, open_upload, post_json, read_response, request, write_chunk,
 };
 use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -682,4 +683,105 @@ fn the_openapi_document_declares_what_the_router_serves() {
         doc["paths"]["/readyz"]["get"]["security"],
         serde_json::json!([])
     );
+}
+
+/// Polls until `token` on `/v1/tools` gets `status`, for at most `within`.
+fn until_token_gets(server: &Server, token: &str, status: u16, within: Duration) {
+    let deadline = Instant::now() + within;
+    loop {
+        let got = with_token(server, "GET", "/v1/tools", token, b"").status;
+        if got == status {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{token} still gets {got}, not {status}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_byte_order_mark_in_the_token_file_is_not_part_of_the_first_token() {
+    let file = temp_file("tokens-bom", "\u{FEFF}alpha\nbeta\n");
+    let server = Server::start(&["--auth-token-file", file.to_str().unwrap()]);
+    for token in ["alpha", "beta"] {
+        assert_eq!(
+            with_token(&server, "GET", "/v1/tools", token, b"").status,
+            200,
+            "{token}"
+        );
+    }
+}
+
+/// SIGHUP re-reads the token file at once, even a file whose size, time and inode did not
+/// change (which the periodic check would not re-read), and never ends the server.
+#[test]
+fn sighup_re_reads_the_token_file_and_keeps_serving() {
+    let file = temp_file("tokens-hup", "aaaa\n");
+    let stamp = file.with_extension("stamp");
+    std::fs::write(&stamp, "").unwrap();
+    let touch = |from: &Path, to: &Path| {
+        let ok = std::process::Command::new("touch")
+            .arg("-r")
+            .arg(from)
+            .arg(to)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "touch -r");
+    };
+    touch(&file, &stamp);
+    let mut server = Server::start(&["--auth-token-file", file.to_str().unwrap()]);
+    assert_eq!(
+        with_token(&server, "GET", "/v1/tools", "aaaa", b"").status,
+        200
+    );
+    // Same length, same inode, and the old modification time put back.
+    std::fs::write(&file, "bbbb\n").unwrap();
+    touch(&stamp, &file);
+    server.signal("HUP");
+    until_token_gets(&server, "bbbb", 200, Duration::from_secs(5));
+    assert_eq!(
+        with_token(&server, "GET", "/v1/tools", "aaaa", b"").status,
+        401
+    );
+    assert!(server.exited_within(Duration::from_millis(300)).is_none());
+}
+
+#[test]
+fn sighup_without_a_token_file_does_not_end_the_server() {
+    let mut server = Server::start(&[]);
+    server.signal("HUP");
+    assert!(
+        server.exited_within(Duration::from_secs(1)).is_none(),
+        "SIGHUP ended the server"
+    );
+    assert_eq!(get(&server, "/livez").status, 200);
+}
+
+/// A token file reading `!revoke-all` refuses every request but the probes, the
+/// environment's token included; an emptied file still keeps the tokens read before.
+#[test]
+fn revoke_all_in_the_token_file_refuses_every_token() {
+    let file = temp_file("tokens-revoke", "alpha\n");
+    let server = Server::start_with(
+        &["--auth-token-file", file.to_str().unwrap()],
+        &[("EXTRACT_BETWEEN_AUTH_TOKEN", "from-env")],
+        Stdio::null(),
+    );
+    until_token_gets(&server, "alpha", 200, Duration::from_secs(1));
+    let next = file.with_extension("next");
+    std::fs::write(&next, "# incident 42\n!revoke-all\nalpha\n").unwrap();
+    std::fs::rename(&next, &file).unwrap();
+    server.signal("HUP");
+    until_token_gets(&server, "alpha", 401, Duration::from_secs(5));
+    assert_eq!(
+        with_token(&server, "GET", "/v1/tools", "from-env", b"").status,
+        401
+    );
+    assert_eq!(get(&server, "/readyz").status, 200);
+    std::fs::write(&next, "gamma\n").unwrap();
+    std::fs::rename(&next, &file).unwrap();
+    server.signal("HUP");
+    until_token_gets(&server, "gamma", 200, Duration::from_secs(5));
 }

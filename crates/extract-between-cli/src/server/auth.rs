@@ -51,19 +51,44 @@ fn digest(token: &[u8]) -> TokenDigest {
     Sha256::digest(token).into()
 }
 
-/// The tokens in a token file: one a line, blank lines and `#` comments skipped.
+/// The line of a token file that revokes every token (the file's other lines included).
+pub(super) const REVOKE_ALL: &str = "!revoke-all";
+
+/// Whether `c` may appear in a bearer token (RFC 6750's `b64token`).
+fn token_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~+/=".contains(c)
+}
+
+/// The tokens in a token file: one a line, blank lines and `#` comments skipped, a leading
+/// byte order mark dropped. A line `!revoke-all` leaves no token accepted. Lines holding
+/// characters a bearer token cannot have are kept (a client may send them all the same) and
+/// logged by line number, never by content.
 fn read_tokens(path: &Path) -> Result<Vec<TokenDigest>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
-    let tokens: Vec<TokenDigest> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| digest(l.as_bytes()))
-        .collect();
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
+    let mut tokens = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if line == REVOKE_ALL {
+            tracing::warn!(file = %path.display(), "the token file revokes every token: every request but the probes gets 401");
+            return Ok(Vec::new());
+        }
+        if !line.chars().all(token_char) {
+            tracing::warn!(
+                file = %path.display(),
+                line = n + 1,
+                "a token holds characters a bearer token cannot have (RFC 6750: letters, digits, -._~+/=)"
+            );
+        }
+        tokens.push(digest(line.as_bytes()));
+    }
     if tokens.is_empty() {
         return Err(format!(
-            "the token file {} holds no token (one a line)",
+            "the token file {} holds no token (one a line; a line {REVOKE_ALL} refuses every request)",
             path.display()
         ));
     }
@@ -109,6 +134,10 @@ impl Auth {
             .read()
             .map(|t| Arc::clone(&t))
             .unwrap_or_default();
+        if file.is_empty() && self.file.is_some() {
+            // The file revoked every token, the environment's too.
+            return false;
+        }
         let mut ok = subtle::Choice::from(0);
         for known in file.iter().chain(self.from_env.iter()) {
             ok |= known.ct_eq(&presented);
@@ -116,15 +145,16 @@ impl Auth {
         ok.into()
     }
 
-    /// Re-reads the token file if it changed. A file that became unreadable or empty keeps
-    /// the tokens read before (and says so): locking every client out is not a rotation.
-    fn reload(&self) {
+    /// Re-reads the token file if it changed, or at once with `force` (SIGHUP). A file that
+    /// became unreadable or empty keeps the tokens read before (and says so): locking every
+    /// client out is not a rotation; `!revoke-all` is how to do that.
+    pub(super) fn reload(&self, force: bool) {
         let Some(path) = &self.file else { return };
         let now = stamp(path);
         let Ok(mut seen) = self.stamp.lock() else {
             return;
         };
-        if now == *seen {
+        if now == *seen && !force {
             return;
         }
         match read_tokens(path) {
@@ -142,19 +172,27 @@ impl Auth {
         }
     }
 
-    /// Looks at the token file every few seconds, for as long as the service runs.
+    /// Looks at the token file every few seconds, and at once on SIGHUP, for as long as
+    /// the service runs.
     pub(super) fn watch(self: Arc<Self>) {
         if self.file.is_none() {
             return;
         }
+        let mut hangups = super::signal::Hangups::listen();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(RELOAD_EVERY);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
-                every.tick().await;
+                let force = tokio::select! {
+                    _ = every.tick() => false,
+                    () = hangups.recv() => {
+                        tracing::info!("SIGHUP: re-reading the token file");
+                        true
+                    }
+                };
                 let auth = Arc::clone(&self);
                 // File reads block: off the runtime's workers.
-                let _ = tokio::task::spawn_blocking(move || auth.reload()).await;
+                let _ = tokio::task::spawn_blocking(move || auth.reload(force)).await;
             }
         });
     }

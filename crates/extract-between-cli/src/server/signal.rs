@@ -1,4 +1,5 @@
-//! The signals that end `serve`: the first begins the drain, a second exits at once.
+//! The signals that end `serve` (the first begins the drain, a second exits at once), and
+//! SIGHUP, which re-reads the token file and never ends the process.
 
 /// SIGTERM and Ctrl-C (SIGINT), as a source of events.
 ///
@@ -10,6 +11,39 @@ pub(super) struct Signals {
     term: Option<tokio::signal::unix::Signal>,
     #[cfg(unix)]
     int: Option<tokio::signal::unix::Signal>,
+    /// Installed with the others so that a SIGHUP never kills the process, whether or not a
+    /// token file is there to re-read (a handler once installed stays for the process).
+    _hangups: Hangups,
+}
+
+/// SIGHUP, as a source of events.
+pub(super) struct Hangups {
+    #[cfg(unix)]
+    hup: Option<tokio::signal::unix::Signal>,
+}
+
+impl Hangups {
+    pub(super) fn listen() -> Hangups {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Hangups {
+                hup: signal(SignalKind::hangup()).ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        Hangups {}
+    }
+
+    /// Resolves at the next SIGHUP (never where there is none).
+    pub(super) async fn recv(&mut self) {
+        #[cfg(unix)]
+        if let Some(hup) = self.hup.as_mut() {
+            hup.recv().await;
+            return;
+        }
+        std::future::pending::<()>().await;
+    }
 }
 
 impl Signals {
@@ -20,10 +54,13 @@ impl Signals {
             Signals {
                 term: signal(SignalKind::terminate()).ok(),
                 int: signal(SignalKind::interrupt()).ok(),
+                _hangups: Hangups::listen(),
             }
         }
         #[cfg(not(unix))]
-        Signals {}
+        Signals {
+            _hangups: Hangups::listen(),
+        }
     }
 
     /// Resolves at the next SIGTERM or Ctrl-C.

@@ -62,9 +62,14 @@ impl Server {
 
     /// Sends the server SIGTERM with the shell's builtin `kill`, so the tests need no procps.
     pub fn sigterm(&self) {
+        self.signal("TERM");
+    }
+
+    /// Sends the signal named `name` (`TERM`, `HUP`…) to the server.
+    pub fn signal(&self, name: &str) {
         let pid = self.child.id().to_string();
         let signalled = Command::new("sh")
-            .args(["-c", &format!("kill -TERM {pid}")])
+            .args(["-c", &format!("kill -{name} {pid}")])
             .status()
             .unwrap();
         assert!(signalled.success());
