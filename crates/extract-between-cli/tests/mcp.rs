@@ -354,3 +354,27 @@ fn http_mcp_needs_the_token_when_tokens_are_set() {
     assert_eq!(post_mcp(&server, &h, &list).status, 200);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A client that stops reading is a normal end over stdio: exit 0, nothing on stderr (as
+/// `extract-between mcp | head -c 10`).
+#[test]
+fn stdio_ends_quietly_when_the_client_closes_its_end() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_extract-between"))
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    for id in 0..100 {
+        if writeln!(stdin, "{}", ping(id)).is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

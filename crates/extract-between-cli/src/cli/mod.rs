@@ -243,6 +243,8 @@ fn mcp() -> ExitCode {
     let stdout = std::io::stdout();
     match crate::mcp::serve_stdio(stdin.lock(), stdout.lock()) {
         Ok(()) => ExitCode::SUCCESS,
+        // The client went away: a normal end, as for the CLI's output to a closed pipe.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("extract-between: mcp: {e}");
             ExitCode::from(2)
