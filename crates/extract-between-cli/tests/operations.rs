@@ -29,10 +29,14 @@ fn metrics_of(server: &Server, token: Option<&str>) -> String {
     let headers: Vec<(&str, &str)> = auth.iter().map(|a| ("Authorization", a.as_str())).collect();
     let r = request(server, "GET", "/metrics", &headers, b"");
     assert_eq!(r.status, 200, "{}", r.text());
-    assert!(
-        r.header("content-type").unwrap().starts_with("text/plain"),
+    // The body is OpenMetrics and says so: labelled as the older Prometheus text format,
+    // its counters (families named without `_total`) would be read as untyped.
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/openmetrics-text; version=1.0.0; charset=utf-8"),
         "{r:?}"
     );
+    assert!(r.text().ends_with("# EOF\n"), "{}", r.text());
     r.text()
 }
 

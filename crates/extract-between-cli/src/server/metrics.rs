@@ -1,4 +1,4 @@
-//! `/metrics`: the Prometheus text format, through `prometheus-client` (the Prometheus
+//! `/metrics`: OpenMetrics text, through `prometheus-client` (the Prometheus
 //! project's own Rust client: typed label sets, no global registry, no default features to
 //! trim). Counters are atomics; a request costs two label look-ups under a read lock.
 //!
@@ -22,6 +22,9 @@ use prometheus_client::registry::Registry;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::Semaphore;
+
+/// What `/metrics` answers: OpenMetrics 1.0 text, as `prometheus-client` encodes it.
+pub(super) const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {

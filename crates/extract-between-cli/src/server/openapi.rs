@@ -175,8 +175,8 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
             TOOL_PATH: get("card", "The tool card", json_ok("The tool card", object.clone()), true),
             "/v1/tools": get("tools", "The tools served", json_ok("The tools", object.clone()), true),
             "/openapi.json": get("openapi", "This document", json_ok("This document", object.clone()), true),
-            "/metrics": get("metrics", "Prometheus metrics", json!({"description": "The Prometheus text format",
-                "content": {"text/plain": {"schema": {"type": "string"}}}}), true),
+            "/metrics": get("metrics", "Prometheus metrics", json!({"description": "OpenMetrics text",
+                "content": {"application/openmetrics-text": {"schema": {"type": "string"}}}}), true),
             "/mcp": {
                 "post": {
                     "operationId": "mcp",

@@ -135,13 +135,15 @@ async fn openapi_json(State(state): State<AppState>) -> Response {
     json_response(StatusCode::OK, state.openapi.to_string())
 }
 
-/// `/metrics`: the Prometheus text format.
+/// `/metrics`: OpenMetrics text, which is what prometheus-client writes (`# EOF`, counters
+/// named without `_total`); labelled as Prometheus' older text format, every counter would
+/// be read as untyped.
 async fn metrics_text(State(state): State<AppState>) -> Response {
     (
         StatusCode::OK,
         [(
             header::CONTENT_TYPE,
-            HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+            HeaderValue::from_static(super::metrics::CONTENT_TYPE),
         )],
         state.metrics.render(),
     )
