@@ -419,3 +419,31 @@ fn unread_answers_stay_within_the_memory_budget() {
         server.rss_kib()
     );
 }
+
+/// A second `Authorization` or `Host` header is refused with the envelope: a proxy in front
+/// and this service could otherwise each act on a different one.
+#[test]
+fn a_second_authorization_or_host_header_is_refused() {
+    let server = Server::start(&[]);
+    for (name, values) in [
+        ("Authorization", ["Bearer a", "Bearer b"]),
+        ("Host", ["one.example", "two.example"]),
+    ] {
+        let mut s = server.connect();
+        let head = format!(
+            "GET /v1/tools HTTP/1.1\r\nHost: 127.0.0.1\r\n{name}: {}\r\n{name}: {}\r\nConnection: close\r\n\r\n",
+            values[0], values[1]
+        );
+        let head = if name == "Host" {
+            head.replacen("Host: 127.0.0.1\r\n", "", 1)
+        } else {
+            head
+        };
+        s.write_all(head.as_bytes()).unwrap();
+        let r = common::http::read_response(&mut BufReader::new(s));
+        assert_eq!(r.status, 400, "{name}: {}", r.text());
+        assert_eq!(r.json()["error"]["code"], "duplicate_header", "{name}");
+    }
+    // One of each is served.
+    assert_eq!(common::http::get(&server, "/v1/tools").status, 200);
+}

@@ -40,6 +40,9 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
         let map = responses.as_object_mut().expect("responses are an object");
         // No content declared: past hyper's own limits (a 64 KiB target or head) the answer
         // comes from hyper, with an empty body; below them it is the error envelope.
+        map.entry("400").or_insert_with(|| {
+            json!({"description": "duplicate_header: a second Authorization or Host header (the error envelope)"})
+        });
         map.insert(
             "414".into(),
             json!({"description": "uri_too_long: the target is over 32 KiB (the error envelope; over 64 KiB, an empty body)"}),

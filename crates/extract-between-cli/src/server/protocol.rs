@@ -47,6 +47,17 @@ pub(super) fn refuse_framing(req: &Request<Body>) -> Option<Response> {
             ),
         )));
     }
+    // A proxy and this service could each take a different one as the caller or the host
+    // (nginx refuses a second Authorization too).
+    for name in [header::AUTHORIZATION, header::HOST] {
+        if headers.get_all(&name).iter().nth(1).is_some() {
+            return Some(closing(error_response(
+                StatusCode::BAD_REQUEST,
+                "duplicate_header",
+                &format!("the request has more than one {name} header: send one"),
+            )));
+        }
+    }
     if let Some(coding) = unsupported_transfer_coding(headers) {
         return Some(closing(error_response(
             StatusCode::NOT_IMPLEMENTED,
