@@ -368,3 +368,39 @@ fn an_absurd_thread_count_is_bounded() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// File names that are not UTF-8 print as their bytes, as ripgrep prints them: plain and
+/// `-0` output carry the name as it is (two names that differ in one invalid byte stay
+/// apart), and JSON lines give it as `{"bytes":"<base64>"}`.
+#[test]
+fn file_names_that_are_not_utf8_print_as_their_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let root = temp_tree("byte-names");
+    for name in [&b"bad\xffname"[..], b"bad\xfename"] {
+        std::fs::write(root.join(std::ffi::OsStr::from_bytes(name)), "<t>x</t>").unwrap();
+    }
+    let args = ["--sort", "path", "-s", "<t>", "-e", "</t>"];
+    let run = |extra: &[&str]| {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend_from_slice(extra);
+        all.push(".");
+        ours(&root, &all).stdout
+    };
+    assert_eq!(run(&["-l", "-0"]), b"./bad\xfename\0./bad\xffname\0");
+    assert_eq!(run(&[]), b"./bad\xfename:x\n./bad\xffname:x\n");
+    assert_eq!(run(&["-c"]), b"./bad\xfename:1\n./bad\xffname:1\n");
+    let json = run(&["--json-lines"]);
+    let files: Vec<serde_json::Value> = String::from_utf8(json)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].clone())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            serde_json::json!({"bytes": "Li9iYWT+bmFtZQ=="}),
+            serde_json::json!({"bytes": "Li9iYWT/bmFtZQ=="})
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

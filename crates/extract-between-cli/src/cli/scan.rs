@@ -39,7 +39,8 @@ pub(super) enum Failure {
 pub(super) struct Writer<'a, W: Write> {
     pub(super) out: &'a mut W,
     pub(super) format: Format,
-    pub(super) file: &'a str,
+    /// The input's name as the system holds it (`-` for standard input).
+    pub(super) file: &'a [u8],
     /// `PATH:` before each match (with a directory or several files), or nothing.
     pub(super) prefix: &'a [u8],
     pub(super) max_match_bytes: usize,
@@ -79,7 +80,7 @@ impl<W: Write> Writer<'_, W> {
                 if self.file_json.is_empty() {
                     // The same for every line of this input: escaped once.
                     self.file_json.extend_from_slice(b",\"file\":");
-                    request::push_json_bytes(&mut self.file_json, self.file.as_bytes());
+                    push_file_json(&mut self.file_json, self.file);
                 }
                 line.extend_from_slice(&self.file_json);
                 request::push_offsets(line, start, end);
@@ -215,4 +216,21 @@ pub(super) fn run_one<W: Write>(
         }
     }
     scanner.finish(sink).map_err(Failure::Scan).map(|()| true)
+}
+
+/// A file name as JSON: a string when it is UTF-8, else `{"bytes":"<base64>"}` (as
+/// ripgrep's `--json` gives such names), which a consumer can turn back into the name.
+fn push_file_json(out: &mut Vec<u8>, name: &[u8]) {
+    use base64::Engine;
+    if std::str::from_utf8(name).is_ok() {
+        request::push_json_bytes(out, name);
+    } else {
+        out.extend_from_slice(b"{\"bytes\":\"");
+        out.extend_from_slice(
+            base64::engine::general_purpose::STANDARD
+                .encode(name)
+                .as_bytes(),
+        );
+        out.extend_from_slice(b"\"}");
+    }
 }

@@ -367,10 +367,16 @@ fn search_input<W: Write>(
     } else {
         input.name.clone()
     };
-    let prefix = if search.settings.with_filename {
-        format!("{label}:")
+    // In the output the name is its bytes, as the system holds them (ripgrep does the same).
+    let shown: &[u8] = if input.name == "-" {
+        label.as_bytes()
     } else {
-        String::new()
+        &input.bytes
+    };
+    let prefix = if search.settings.with_filename {
+        [shown, b":"].concat()
+    } else {
+        Vec::new()
     };
     let bar = match (input.size, search.settings.progress) {
         (Some(size), Some(forced)) => Some(progress_bar(size, forced)),
@@ -379,8 +385,8 @@ fn search_input<W: Write>(
     let mut writer = Writer {
         out,
         format: search.settings.format,
-        file: &input.name,
-        prefix: prefix.as_bytes(),
+        file: &input.bytes,
+        prefix: &prefix,
         max_match_bytes: search.settings.max_match_bytes,
         content: std::mem::take(&mut buffers.content),
         line: Vec::new(),
@@ -416,23 +422,23 @@ fn search_input<W: Write>(
     let summary = match (&result, search.settings.format) {
         (Err(Failure::Write(_)) | Ok(false), _) => None,
         (_, Format::Count) if search.settings.with_filename => {
-            Some(format!("{label}:{}\n", writer.printed))
+            Some([&prefix[..], format!("{}\n", writer.printed).as_bytes()].concat())
         }
-        (_, Format::Count) => Some(format!("{}\n", writer.printed)),
-        (_, Format::Files) if writer.printed > 0 => Some(format!(
-            "{label}{}",
-            if search.settings.null_names {
-                '\0'
+        (_, Format::Count) => Some(format!("{}\n", writer.printed).into_bytes()),
+        (_, Format::Files) if writer.printed > 0 => {
+            let end: &[u8] = if search.settings.null_names {
+                b"\0"
             } else {
-                '\n'
-            }
-        )),
+                b"\n"
+            };
+            Some([shown, end].concat())
+        }
         _ => None,
     };
     let result = match summary {
         Some(line) => writer
             .out
-            .write_all(line.as_bytes())
+            .write_all(&line)
             .map_err(Failure::Write)
             .and(result),
         None => result,
