@@ -254,7 +254,7 @@ fn shutdown_timeout_ends_requests_still_running() {
         "--idle-timeout",
         "60",
     ]);
-    let (_s, _reader) = open_upload(&server, &format!("{STREAM}?start=a&end=b"), b"x");
+    let (_s, mut reader) = open_upload(&server, &format!("{STREAM}?start=a&end=b"), b"xa[");
     let signalled = Instant::now();
     server.sigterm();
     let status = server
@@ -262,6 +262,15 @@ fn shutdown_timeout_ends_requests_still_running() {
         .expect("exits once the shutdown timeout passes");
     assert!(status.success(), "{status:?}");
     assert!(signalled.elapsed() >= Duration::from_millis(900));
+    // The upload's answer ends with a last line that says why, and its chunked body ends
+    // properly (a cut body would fail to parse here).
+    let body = common::http::read_chunked_body(&mut reader);
+    let last = String::from_utf8_lossy(&body)
+        .lines()
+        .last()
+        .map(str::to_owned);
+    let last: serde_json::Value = serde_json::from_str(&last.unwrap_or_default()).unwrap();
+    assert_eq!(last["error"]["code"], "shutting_down", "{last}");
 }
 
 #[test]

@@ -32,6 +32,9 @@ pub(super) struct AppState {
     /// True from the moment shutdown begins: `/readyz` answers 503 and every HTTP/1
     /// answer closes its connection.
     pub(super) draining: Arc<AtomicBool>,
+    /// Notified when `--shutdown-timeout` passes: uploads still running end their answers
+    /// with a `shutting_down` line.
+    pub(super) deadline: Arc<tokio::sync::Notify>,
     pub(super) request_ids: Arc<AtomicU64>,
     pub(super) metrics: Arc<Metrics>,
     /// The accepted bearer tokens; `None` when authentication is off.
@@ -67,6 +70,7 @@ impl AppState {
             streams,
             budget: budget_sem,
             draining: Arc::new(AtomicBool::new(false)),
+            deadline: Arc::new(tokio::sync::Notify::new()),
             request_ids: Arc::new(AtomicU64::new(1)),
             metrics: Arc::new(metrics),
             auth,

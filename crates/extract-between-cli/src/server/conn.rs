@@ -33,15 +33,25 @@ pub(super) struct ConnLimits {
     pub(super) max_connections: usize,
 }
 
+/// How the requests in flight at shutdown end: within `timeout`, or, past it, uploads are
+/// told through `deadline` to end their answers, and get [`LAST_LINES`] to do so.
+pub(super) struct Finish {
+    pub(super) timeout: Duration,
+    pub(super) deadline: Arc<tokio::sync::Notify>,
+}
+
+/// How long uploads still running at `--shutdown-timeout` get to send their last line.
+const LAST_LINES: Duration = Duration::from_millis(500);
+
 /// Serves `app` on `listener` until `shutdown` completes, then lets the open connections
-/// finish their requests for at most `finish` (idle ones are closed at once).
+/// finish their requests for at most `finish.timeout` (idle ones are closed at once).
 pub(super) async fn accept_loop(
     listener: TcpListener,
     app: Router,
     limits: ConnLimits,
     metrics: Arc<Metrics>,
     shutdown: impl Future<Output = ()>,
-    finish: Duration,
+    finish: Finish,
 ) -> std::io::Result<()> {
     let mut builder = Builder::new(TokioExecutor::new());
     builder
@@ -99,13 +109,18 @@ pub(super) async fn accept_loop(
     drop(listener);
     let _ = stop.send(true);
     // Every connection holds a slot until it ends.
-    let all = slots.acquire_many(u32::try_from(max).unwrap_or(u32::MAX));
-    if tokio::time::timeout(finish, all).await.is_err() {
+    let every = u32::try_from(max).unwrap_or(u32::MAX);
+    if tokio::time::timeout(finish.timeout, slots.acquire_many(every))
+        .await
+        .is_err()
+    {
         let open = max.saturating_sub(slots.available_permits());
         tracing::warn!(
             open,
             "--shutdown-timeout passed: ending the requests still in flight"
         );
+        finish.deadline.notify_waiters();
+        let _ = tokio::time::timeout(LAST_LINES, slots.acquire_many(every)).await;
     }
     Ok(())
 }

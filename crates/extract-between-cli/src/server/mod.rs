@@ -219,8 +219,13 @@ impl Prepared {
                 "no new connections; finishing in-flight requests"
             );
         };
+        let deadline = std::sync::Arc::clone(&state.deadline);
         let app = routes::router(state);
-        conn::accept_loop(listener, app, limits, metrics, drained, shutdown_timeout).await
+        let finish = conn::Finish {
+            timeout: shutdown_timeout,
+            deadline,
+        };
+        conn::accept_loop(listener, app, limits, metrics, drained, finish).await
     }
 }
 

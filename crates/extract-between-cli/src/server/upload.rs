@@ -52,6 +52,7 @@ pub(super) async fn stream_upload(
         body.into_data_stream(),
         Duration::from_secs(state.args.idle_timeout.max(1)),
         scanned,
+        Arc::clone(&state.deadline),
     )
     .fuse();
     // The answer waits for the upload's first bytes (or its end, error or idle timeout):
@@ -86,6 +87,8 @@ pub(super) async fn stream_upload(
 enum UploadError {
     Read(axum::Error),
     Idle(Duration),
+    /// `--shutdown-timeout` passed while the upload was still coming.
+    ShuttingDown,
 }
 
 impl std::fmt::Display for UploadError {
@@ -93,6 +96,9 @@ impl std::fmt::Display for UploadError {
         match self {
             UploadError::Read(e) => write!(f, "reading the request body: {e}"),
             UploadError::Idle(d) => write!(f, "no bytes arrived for {} s", d.as_secs()),
+            UploadError::ShuttingDown => f.write_str(
+                "the service is shutting down and --shutdown-timeout passed before the upload ended",
+            ),
         }
     }
 }
@@ -104,15 +110,18 @@ struct IdleTimeout<S> {
     idle: Duration,
     sleep: Pin<Box<tokio::time::Sleep>>,
     scanned: Counter,
+    /// Resolves when `--shutdown-timeout` passes; `None` once it has.
+    deadline: Option<Pin<Box<tokio::sync::futures::OwnedNotified>>>,
 }
 
 impl<S> IdleTimeout<S> {
-    fn new(inner: S, idle: Duration, scanned: Counter) -> Self {
+    fn new(inner: S, idle: Duration, scanned: Counter, deadline: Arc<tokio::sync::Notify>) -> Self {
         IdleTimeout {
             inner,
             idle,
             sleep: Box::pin(tokio::time::sleep(idle)),
             scanned,
+            deadline: Some(Box::pin(deadline.notified_owned())),
         }
     }
 }
@@ -125,6 +134,14 @@ where
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;
+        let passed = match this.deadline.as_mut() {
+            Some(deadline) => deadline.as_mut().poll(cx).is_ready(),
+            None => true,
+        };
+        if passed {
+            this.deadline = None;
+            return Poll::Ready(Some(Err(UploadError::ShuttingDown)));
+        }
         match Pin::new(&mut this.inner).poll_next(cx) {
             Poll::Ready(item) => {
                 let deadline = tokio::time::Instant::now() + this.idle;
@@ -298,6 +315,8 @@ fn stream_error_line(e: &StreamError<UploadError>) -> String {
             "code": "request_timeout", "message": e.to_string()}}),
         StreamError::Upstream(UploadError::Read(_)) => serde_json::json!({"error": {
             "code": "body_error", "message": e.to_string()}}),
+        StreamError::Upstream(UploadError::ShuttingDown) => serde_json::json!({"error": {
+            "code": "shutting_down", "message": e.to_string()}}),
     };
     value.to_string()
 }
