@@ -9,7 +9,7 @@
 # Usage: bash benches/cli.sh   (RUNS=7 SIZE_MIB=64 to change)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-7}
 SIZE_MIB=${SIZE_MIB:-64}
 if ! command -v rg >/dev/null; then
   echo "installing ripgrep from Debian's packages" >&2

@@ -446,9 +446,10 @@ fn search_input<W: Write>(
     match result {
         Ok(_) => {
             if truncated {
+                let n = writer.printed;
+                let matches = if n == 1 { "match" } else { "matches" };
                 eprintln!(
-                    "extract-between: {label}: output truncated after {} matches (--max-matches); more follow",
-                    writer.printed
+                    "extract-between: {label}: output truncated after {n} {matches} (--max-matches); more follow"
                 );
             }
         }

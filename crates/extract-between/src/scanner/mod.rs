@@ -151,7 +151,10 @@ enum State {
 /// let mut found = Collect::default();
 /// let text = "前「一」中「二」後".as_bytes();
 /// for chunk in text.chunks(2) {
-///     scanner.feed(chunk, &mut found).unwrap(); // cuts characters and markers
+///     // Chunks cut characters and markers; a `Break` says the sink wants no more.
+///     if scanner.feed(chunk, &mut found).unwrap().is_break() {
+///         break;
+///     }
 /// }
 /// scanner.finish(&mut found).unwrap();
 /// let contents: Vec<&str> = found.matches.iter().map(|m| m.text.as_str()).collect();

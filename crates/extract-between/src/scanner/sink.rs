@@ -54,7 +54,9 @@ pub struct Pos {
 /// let mut scanner = Scanner::new(&Markers::new("[", "]").unwrap());
 /// let mut out = Print(String::new());
 /// for chunk in ["a[o", "ne]b[t", "wo]"] {
-///     scanner.feed(chunk.as_bytes(), &mut out).unwrap();
+///     if scanner.feed(chunk.as_bytes(), &mut out).unwrap().is_break() {
+///         break;
+///     }
 /// }
 /// scanner.finish(&mut out).unwrap();
 /// assert_eq!(out.0, "one\ntwo\n");
