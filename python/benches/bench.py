@@ -16,51 +16,21 @@ from __future__ import annotations
 import os
 import random
 import re
-import statistics
 import sys
 import tempfile
-import time
 
 import extract_between as eb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support import document, report  # noqa: E402
 
 try:
     import regex
 except ImportError:  # pragma: no cover - optional peer
     regex = None
 
-ROUNDS = int(os.environ.get("ROUNDS", "5"))
 DOCS = int(os.environ.get("DOCS", "100000"))
 MIB = int(os.environ.get("MIB", "64"))
-
-WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
-
-
-def filler(rng: random.Random, n: int) -> str:
-    out, size = [], 0
-    while size < n:
-        w = rng.choice(WORDS)
-        out.append(w)
-        size += len(w) + 1
-    return " ".join(out)[:n]
-
-
-def document(rng: random.Random, spans: int, size: int = 2000) -> str:
-    gap = size // (spans + 1)
-    parts = [filler(rng, gap)]
-    for _ in range(spans):
-        parts.append("[" + filler(rng, rng.randint(8, 30)) + "]")
-        parts.append(filler(rng, gap - 20))
-    return "".join(parts)
-
-
-def median_seconds(fn) -> float:
-    times = []
-    for _ in range(ROUNDS):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
 
 def find_loop(doc: str, start: str, end: str) -> list:
     out, pos = [], 0
@@ -131,17 +101,6 @@ def one_text(name: str, text: str) -> None:
         )
     finally:
         os.remove(path)
-
-
-def report(title: str, nbytes: int, peers: dict) -> None:
-    times = {name: median_seconds(fn) for name, fn in peers.items()}
-    ours = min(t for n, t in times.items() if n.startswith("extract_between"))
-    print(f"\n{title} ({nbytes / 1e6:.0f} MB), median of {ROUNDS} rounds")
-    print("| | seconds | GB/s | time / extract_between's best |")
-    print("|---|---|---|---|")
-    for name, t in times.items():
-        print(f"| {name} | {t:.3f} | {nbytes / t / 1e9:.2f} | {t / ours:.2f}x |")
-    sys.stdout.flush()
 
 
 def main() -> None:

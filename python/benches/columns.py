@@ -19,10 +19,8 @@ import os
 import random
 import re
 import shutil
-import statistics
 import sys
 import tempfile
-import time
 
 import duckdb
 import polars as pl
@@ -31,51 +29,12 @@ import pyarrow.compute as pc
 
 import extract_between as eb
 
-ROUNDS = int(os.environ.get("ROUNDS", "5"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support import document, report  # noqa: E402
+
 DOCS = int(os.environ.get("DOCS", "100000"))
 SPARK = os.environ.get("SPARK", "1") == "1"
 PATTERN = r"(?s)<title>(.*?)</title>"
-WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
-
-
-def filler(rng: random.Random, n: int) -> str:
-    out, size = [], 0
-    while size < n:
-        w = rng.choice(WORDS)
-        out.append(w)
-        size += len(w) + 1
-    return " ".join(out)[:n]
-
-
-def document(rng: random.Random, spans: int, size: int = 2000) -> str:
-    gap = size // (spans + 1)
-    parts = [filler(rng, gap)]
-    for _ in range(spans):
-        parts.append("<title>" + filler(rng, rng.randint(8, 30)) + "</title>")
-        parts.append(filler(rng, gap - 30))
-    return "".join(parts)
-
-
-def median_seconds(fn) -> float:
-    times = []
-    for _ in range(ROUNDS):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
-def report(title: str, nbytes: int, peers: dict) -> None:
-    times = {name: median_seconds(fn) for name, fn in peers.items()}
-    ours = min(t for n, t in times.items() if n.startswith("extract_between"))
-    print(f"\n{title} ({nbytes / 1e6:.0f} MB), median of {ROUNDS} rounds")
-    print("| | seconds | GB/s | time / extract_between's |")
-    print("|---|---|---|---|")
-    for name, t in times.items():
-        print(f"| {name} | {t:.3f} | {nbytes / t / 1e9:.2f} | {t / ours:.2f}x |")
-    sys.stdout.flush()
-
-
 def columns(name: str, docs: list[str]) -> None:
     column = pa.array(docs, type=pa.string())
     series = pl.Series("html", docs)
@@ -176,9 +135,9 @@ def spark(docs: list[str]) -> None:
 def main() -> None:
     rng = random.Random(11)
     print(f"Python {sys.version.split()[0]}, polars {pl.__version__}, DuckDB {duckdb.__version__}, pyarrow {pa.__version__}")
-    dense = [document(rng, 25) for _ in range(DOCS)]
+    dense = [document(rng, 25, "<title>", "</title>", 30) for _ in range(DOCS)]
     columns("dense (~25 spans in 2 KB)", dense)
-    columns("sparse (one span in 2 KB)", [document(rng, 1) for _ in range(DOCS)])
+    columns("sparse (one span in 2 KB)", [document(rng, 1, "<title>", "</title>", 30) for _ in range(DOCS)])
     if SPARK:
         spark(dense)
 

@@ -13,7 +13,6 @@ use extract_between::utf8::utf16_len;
 use extract_between::{Capped, Pos, ScanError, Scanner, Sink};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt};
 use pyo3_arrow::PyArray;
 use pyo3_arrow::export::Arro3Array;
 use pyo3_arrow::input::AnyArray;
@@ -407,17 +406,14 @@ fn cap(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usiz
     let Some(value) = value.filter(|v| !v.is_none()) else {
         return Ok(None);
     };
-    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
-        return Err(errors::wrong_type("max_matches", "int or None", value));
-    }
-    match value.extract::<usize>() {
-        Ok(n) if n >= 1 => Ok(Some(n)),
-        _ => Err(errors::invalid_input(
-            py,
-            "max_matches",
-            &format!("max_matches must be a positive integer or None (it is {value})"),
-        )),
-    }
+    crate::one_shot::max_matches_arg(
+        py,
+        value,
+        usize::MAX,
+        "int or None",
+        "a positive integer or None",
+    )
+    .map(Some)
 }
 
 /// Every match of every row of a string column, as a `list<string>` column.

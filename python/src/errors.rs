@@ -38,20 +38,16 @@ fn int(py: Python<'_>, value: u64) -> Py<PyAny> {
 
 /// `UnclosedStartMarker` for a start marker at `marker`, with the matches found before it.
 pub fn unclosed(py: Python<'_>, marker: Pos, matches: Bound<'_, PyList>) -> PyErr {
-    raise(
-        py,
-        "UnclosedStartMarker",
-        "unclosed start marker",
-        &[
-            ("offset", int(py, marker.utf16)),
-            ("byte_offset", int(py, marker.byte)),
-            ("matches", matches.into_any().unbind()),
-        ],
-    )
+    unclosed_with(py, marker, ("matches", matches.into_any().unbind()))
 }
 
 /// `UnclosedStartMarker` for a start marker at `marker` in row `row` of a column.
 pub fn unclosed_in_row(py: Python<'_>, marker: Pos, row: usize) -> PyErr {
+    unclosed_with(py, marker, ("row", int(py, row as u64)))
+}
+
+/// `UnclosedStartMarker` at `marker`, with one more attribute.
+fn unclosed_with(py: Python<'_>, marker: Pos, extra: (&str, Py<PyAny>)) -> PyErr {
     raise(
         py,
         "UnclosedStartMarker",
@@ -59,7 +55,7 @@ pub fn unclosed_in_row(py: Python<'_>, marker: Pos, row: usize) -> PyErr {
         &[
             ("offset", int(py, marker.utf16)),
             ("byte_offset", int(py, marker.byte)),
-            ("row", int(py, row as u64)),
+            extra,
         ],
     )
 }

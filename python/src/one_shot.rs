@@ -100,17 +100,24 @@ fn as_str<'b>(py: Python<'_>, name: &str, bytes: &'b Bound<'_, PyBytes>) -> PyRe
         .map_err(|e| errors::invalid_input(py, name, &format!("{name} is not valid UTF-8: {e}")))
 }
 
-/// `max_matches` as the card bounds it: an `int` (not a `bool`) from 1 to 1000.
-fn max_matches_arg(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<usize> {
+/// `max_matches` as an `int` (not a `bool`) from 1 to `max`; `expected` names the Python
+/// types for a `TypeError`, `range` the values for an `InvalidInput`.
+pub fn max_matches_arg(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    max: usize,
+    expected: &str,
+    range: &str,
+) -> PyResult<usize> {
     if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
-        return Err(errors::wrong_type("max_matches", "int", value));
+        return Err(errors::wrong_type("max_matches", expected, value));
     }
-    match value.extract::<i64>() {
-        Ok(n) if (1..=MAX_MATCHES as i64).contains(&n) => Ok(n as usize),
+    match value.extract::<u64>() {
+        Ok(n) if n >= 1 && usize::try_from(n).is_ok_and(|n| n <= max) => Ok(n as usize),
         _ => Err(errors::invalid_input(
             py,
             "max_matches",
-            &format!("max_matches must be an integer from 1 to {MAX_MATCHES} (it is {value})"),
+            &format!("max_matches must be {range} (it is {value})"),
         )),
     }
 }
@@ -157,7 +164,13 @@ pub fn extract(
         Some((utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?))
     };
     let cap = match max_matches {
-        Some(value) => max_matches_arg(py, value)?,
+        Some(value) => max_matches_arg(
+            py,
+            value,
+            MAX_MATCHES,
+            "int",
+            &format!("an integer from 1 to {MAX_MATCHES}"),
+        )?,
         None => extract_between::card::DEFAULT_MAX_MATCHES,
     };
     let text = as_str(py, "text", &text_bytes)?;

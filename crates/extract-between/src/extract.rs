@@ -169,22 +169,6 @@ impl Extractor {
         Ok(self)
     }
 
-    /// Sets the cap with no bound, or lifts it with `None`, for library use (columns of
-    /// documents ask for caps the card does not allow); the cap keeps the card's meaning:
-    /// one further complete match makes `truncated`, and an unclosed start met looking for
-    /// it still fails.
-    ///
-    /// ```
-    /// let ex = extract_between::Extractor::new(&extract_between::Markers::new("[", "]").unwrap());
-    /// let out = ex.clone().cap(Some(5000)).extract("[x][y]").unwrap();
-    /// assert_eq!((out.matches.len(), out.truncated), (2, false));
-    /// assert!(ex.cap(Some(1)).extract("[x][y]").unwrap().truncated);
-    /// ```
-    pub fn cap(mut self, max_matches: Option<usize>) -> Extractor {
-        self.max_matches = max_matches.unwrap_or(usize::MAX);
-        self
-    }
-
     /// Sets the text limit in bytes, or lifts it with `None` (the scan itself has no limit).
     ///
     /// ```
@@ -232,52 +216,35 @@ impl Extractor {
                 limit,
             });
         }
-        let mut matches = Vec::new();
-        match self.visit(text, |m| matches.push(m)) {
-            Ok(truncated) => Ok(Extracted { matches, truncated }),
-            Err(marker) => Err(ExtractError::Unclosed { marker, matches }),
-        }
-    }
-
-    /// Hands each match of `text` to `each`, in order, without gathering them: the loop
-    /// under [`Extractor::extract`], for callers that copy matches straight into a buffer of
-    /// their own. The text limit is not checked here.
-    ///
-    /// # Errors
-    ///
-    /// Where the unclosed start marker begins, after every match before it was handed over.
-    ///
-    /// ```
-    /// let ex = extract_between::Extractor::new(&extract_between::Markers::new("[", "]").unwrap());
-    /// let mut total = 0;
-    /// assert_eq!(ex.visit("[ab][c]", |m| total += m.len()), Ok(false));
-    /// assert_eq!(total, 3);
-    /// assert_eq!(ex.visit("[a] [b", |_| ()).unwrap_err().byte, 4);
-    /// ```
-    pub fn visit<'t>(&self, text: &'t str, mut each: impl FnMut(&'t str)) -> Result<bool, Pos> {
         let bytes = text.as_bytes();
         let (start_len, end_len) = (self.start.needle().len(), self.end.needle().len());
-        let mut found = 0;
+        let mut matches = Vec::new();
         let mut pos = 0;
         while let Some(s) = self.start.find(&bytes[pos..]) {
             let s = pos + s;
             let content = s + start_len;
             let Some(e) = self.end.find(&bytes[content..]) else {
-                return Err(Pos {
+                let marker = Pos {
                     byte: s as u64,
                     utf16: utf16_len(&bytes[..s]),
-                });
+                };
+                return Err(ExtractError::Unclosed { marker, matches });
             };
-            if found == self.max_matches {
-                return Ok(true);
+            if matches.len() == self.max_matches {
+                return Ok(Extracted {
+                    matches,
+                    truncated: true,
+                });
             }
             let e = content + e;
             // Occurrences of whole-character needles in valid UTF-8 start and end on character
             // boundaries, so `get` never fails; it keeps the code panic-free regardless.
-            each(text.get(content..e).unwrap_or_default());
-            found += 1;
+            matches.push(text.get(content..e).unwrap_or_default());
             pos = e + end_len;
         }
-        Ok(false)
+        Ok(Extracted {
+            matches,
+            truncated: false,
+        })
     }
 }
