@@ -5,7 +5,6 @@
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
 COPY . .
-# .cargo/config.toml carries jemalloc's settings into the build.
 RUN cargo build --release --locked --bin extract-between
 
 FROM gcr.io/distroless/cc-debian12:nonroot

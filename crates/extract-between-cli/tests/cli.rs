@@ -1,5 +1,8 @@
 //! The built binary, driven as a user would: stdin, files, flags, exit codes, tool mode.
 
+mod common;
+
+use common::process::{blocked_reading, poll_until, status_kib, thread_names};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -36,13 +39,6 @@ fn spawn_piped(args: &[&str]) -> std::process::Child {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap()
-}
-
-/// The peak RSS (`VmHWM`) of a running process in KiB (`None` once it has exited).
-fn peak_rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn temp(name: &str, contents: &[u8]) -> PathBuf {
@@ -470,7 +466,7 @@ fn drain_sampling_peak_rss(child: &mut std::process::Child) -> (u64, u64) {
             break;
         }
         total += n as u64;
-        if let Some(kib) = peak_rss_kib(pid) {
+        if let Some(kib) = status_kib(pid, "VmHWM") {
             peak_kib = peak_kib.max(kib);
         }
     }
@@ -513,7 +509,7 @@ fn count_holds_nothing_of_a_match_however_long() {
     }
     // The pipe holds at most its buffer: the child has read nearly all of it and still
     // waits for more, so its high-water mark covers the match.
-    let peak_kib = peak_rss_kib(child.id()).unwrap();
+    let peak_kib = status_kib(child.id(), "VmHWM").unwrap();
     stdin.write_all(b"]").unwrap();
     drop(stdin);
     let out = child.wait_with_output().unwrap();
@@ -732,4 +728,42 @@ fn tool_and_card_report_a_failed_write() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.matches("writing output").count(), 1, "{args:?}: {err}");
     }
+}
+
+#[test]
+fn one_input_is_searched_on_the_main_thread_alone() {
+    // Standard input, then a named file (a FIFO, so that the process waits in its read).
+    let mut child = spawn_piped(&["-s", "[", "-e", "]"]);
+    let pid = child.id();
+    let waiting = poll_until(std::time::Duration::from_secs(10), || {
+        blocked_reading(pid, 0).then_some(())
+    });
+    assert!(waiting.is_some(), "never blocked reading stdin");
+    assert_eq!(thread_names(pid).len(), 1, "{:?}", thread_names(pid));
+    child.stdin.take().unwrap().write_all(b"a[b]c").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stdout), "b\n");
+
+    let fifo = std::env::temp_dir().join(format!("extract-between-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut child = Command::new(BIN)
+        .args(["-s", "[", "-e", "]"])
+        .arg(&fifo)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    let pid = child.id();
+    let waiting = poll_until(std::time::Duration::from_secs(10), || {
+        // The FIFO is the first descriptor after the standard three.
+        blocked_reading(pid, 3).then_some(())
+    });
+    assert!(waiting.is_some(), "never blocked reading the file");
+    assert_eq!(thread_names(pid).len(), 1, "{:?}", thread_names(pid));
+    writer.write_all(b"x[y]z").unwrap();
+    drop(writer);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stdout), "y\n");
+    let _ = std::fs::remove_file(&fifo);
 }

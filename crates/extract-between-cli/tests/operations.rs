@@ -798,3 +798,15 @@ fn revoke_all_in_the_token_file_refuses_every_token() {
     server.signal("HUP");
     until_token_gets(&server, "gamma", 200, Duration::from_secs(5));
 }
+
+#[test]
+fn the_service_returns_freed_memory_from_a_background_thread() {
+    let server = Server::start(&[]);
+    let pid = server.child.id();
+    let purger = common::process::poll_until(Duration::from_secs(10), || {
+        common::process::thread_names(pid)
+            .into_iter()
+            .find(|name| name.starts_with("jemalloc_bg"))
+    });
+    assert!(purger.is_some(), "{:?}", common::process::thread_names(pid));
+}

@@ -76,6 +76,7 @@ const RESERVED_FDS: u64 = 64;
 /// ```
 pub fn main(mut args: ServeArgs) -> ExitCode {
     config::init_tracing(args.log_format);
+    crate::alloc::tune_for_service();
     fit_open_files(&mut args);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -42,22 +42,16 @@ impl Server {
 
     /// Peak resident set size of the server process so far, in KiB.
     pub fn peak_rss_kib(&self) -> u64 {
-        self.status_kib("VmHWM:")
+        self.status_kib("VmHWM")
     }
 
     /// Resident set size of the server process now, in KiB.
     pub fn rss_kib(&self) -> u64 {
-        self.status_kib("VmRSS:")
+        self.status_kib("VmRSS")
     }
 
     fn status_kib(&self, field: &str) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        status
-            .lines()
-            .find(|l| l.starts_with(field))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse().ok())
-            .unwrap()
+        super::process::status_kib(self.child.id(), field).expect("the server runs")
     }
 
     /// Sends the server SIGTERM with the shell's builtin `kill`, so the tests need no procps.

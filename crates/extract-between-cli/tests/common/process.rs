@@ -1,0 +1,51 @@
+//! What a test may ask of a running process, and how it waits: by polling for the state it
+//! needs under a deadline, never by sleeping a fixed time.
+#![allow(dead_code)]
+
+use std::time::{Duration, Instant};
+
+/// Calls `check` until it gives `Some`, every few milliseconds, for at most `deadline`;
+/// `None` when the deadline passed first.
+pub fn poll_until<T>(deadline: Duration, mut check: impl FnMut() -> Option<T>) -> Option<T> {
+    let until = Instant::now() + deadline;
+    loop {
+        if let Some(found) = check() {
+            return Some(found);
+        }
+        if Instant::now() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// A `/proc/PID/status` field in KiB (`VmHWM`, `VmRSS`), or `None` once the process is gone.
+pub fn status_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+}
+
+/// The names of the process's threads (`comm` of each task).
+pub fn thread_names(pid: u32) -> Vec<String> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+        .map(|name| name.trim_end().to_owned())
+        .collect()
+}
+
+/// Whether the process's main thread is blocked in `read(2)` on file descriptor `fd`.
+pub fn blocked_reading(pid: u32, fd: u32) -> bool {
+    // `/proc/PID/syscall`: the syscall number, then its arguments in hex; read is 0 on
+    // x86-64 and 63 on aarch64.
+    let read = if cfg!(target_arch = "aarch64") { "63" } else { "0" };
+    std::fs::read_to_string(format!("/proc/{pid}/syscall")).is_ok_and(|s| {
+        let mut fields = s.split_whitespace();
+        fields.next() == Some(read) && fields.next() == Some(format!("{fd:#x}").as_str())
+    })
+}
