@@ -6,6 +6,7 @@
 # on generated 64 MiB files (dense: a match every ~80 bytes; none: no marker at all;
 # unicode: Japanese text with 「…」 every ~150 bytes, same commands with those markers).
 # Reports the median wall time of RUNS runs, throughput, peak RSS and our speed-up.
+# Then a pipe, --json-lines, a tree of small files, and a 5-byte file (start-up alone).
 # Usage: bash benches/cli.sh   (RUNS=7 SIZE_MIB=64 to change)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -125,3 +126,21 @@ for row in "extract-between $ours $ours_rss" "rg-o $rg_t $rg_rss" "grep-r-oP $gr
   awk -v t="$1" -v s="$2" -v r="$3" -v b="$tree_bytes" -v o="$ours" -v n="$TREE_FILES" \
     'BEGIN { printf "tree(%d) %-16s %10.4f %10.2f %12d %9.2fx\n", n, t, s, (s > 0 ? b / s / 1e9 : 0), r, (o > 0 ? s / o : 0) }'
 done
+# A 5-byte file: process start to exit, where start-up is all there is. hyperfine -N (no
+# shell between) over many runs, the three tools in one run.
+printf 'a[b]c' > "$WORK/tiny.txt"
+if command -v hyperfine >/dev/null; then
+  hyperfine -N --warmup 50 --runs "${TINY_RUNS:-1000}" --export-json "$WORK/tiny.json" \
+    "$BIN -s [ -e ] $WORK/tiny.txt" \
+    "rg -o '\\[(.*?)\\]' -r '\$1' $WORK/tiny.txt" \
+    "grep -oP '(?<=\\[).*?(?=\\])' $WORK/tiny.txt" >/dev/null 2>&1
+  python3 - "$WORK/tiny.json" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))["results"]
+ours = runs[0]["median"]
+for name, r in zip(["extract-between", "rg-o", "grep-oP"], runs):
+    print(f"tiny     {name:<16} {r['median'] * 1e3:8.2f} ms (median)  {r['median'] / ours:5.2f}x")
+PY
+else
+  echo "tiny: hyperfine not installed (apt-get install hyperfine)"
+fi
