@@ -3,6 +3,7 @@
 //! chunks), scans it with the GIL released, and hands the chunk's matches out one by one
 //! before it pulls the next, so memory stays flat whatever the source's size.
 
+use crate::convert::copy_bytes;
 use crate::errors;
 use crate::scan::{self, Batch, Match};
 use extract_between::ScanError;
@@ -203,18 +204,6 @@ fn chunk<'py>(
         }
         Err(_) => Err(errors::wrong_type(what, "bytes-like", got)),
     }
-}
-
-/// A copy of a buffer's bytes as `bytes`, which the scan can borrow with the GIL released
-/// (a mutable buffer cannot be borrowed safely meanwhile).
-pub fn copy_bytes<'py>(
-    py: Python<'py>,
-    buffer: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    py.get_type::<PyBytes>()
-        .call1((buffer,))?
-        .cast_into::<PyBytes>()
-        .map_err(Into::into)
 }
 
 /// A lone surrogate in a `str` source, as `InvalidInput` naming its index.

@@ -9,6 +9,7 @@
 //! other Python threads run meanwhile.
 
 mod columns;
+mod convert;
 mod errors;
 mod finditer;
 mod one_shot;

@@ -1,10 +1,10 @@
 //! The card's one-shot call (`extract`, answering an `Extraction`) and its JSON contract
 //! (`run_json`), with the card's limits and errors.
 
+use crate::convert::utf8_arg;
 use crate::{DETACH_BYTES, errors};
 use extract_between::card::{MAX_MATCHES, MAX_TEXT_BYTES};
 use extract_between::{ExtractError, Extractor, Markers, request};
-use pyo3::exceptions::PyUnicodeEncodeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString};
 
@@ -62,35 +62,6 @@ struct Last {
 
 thread_local! {
     static LAST: std::cell::RefCell<Option<Last>> = const { std::cell::RefCell::new(None) };
-}
-
-/// A `str` argument as UTF-8 bytes: `TypeError` for another type, `InvalidInput` naming the
-/// argument for a string holding a lone surrogate (as the card treats `"\ud800"`).
-pub fn utf8_arg<'py>(
-    py: Python<'py>,
-    name: &str,
-    value: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let Ok(s) = value.cast::<PyString>() else {
-        return Err(errors::wrong_type(name, "str", value));
-    };
-    s.encode_utf8().map_err(|e| {
-        if e.is_instance_of::<PyUnicodeEncodeError>(py) {
-            let at = e
-                .value(py)
-                .getattr("start")
-                .map_or_else(|_| "?".to_owned(), |v| v.to_string());
-            errors::invalid_input(
-                py,
-                name,
-                &format!(
-                    "{name} must be valid Unicode text (lone surrogates are not allowed): a lone surrogate is at index {at}"
-                ),
-            )
-        } else {
-            e
-        }
-    })
 }
 
 /// UTF-8 that Python produced from a `str`; the check is cheap and keeps the code free of
@@ -262,7 +233,7 @@ pub fn run_json(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<String> 
     } else if let Ok(view) = pyo3::types::PyMemoryView::from(request) {
         return Ok(run_detached(
             py,
-            crate::finditer::copy_bytes(py, &view)?.as_bytes(),
+            crate::convert::copy_bytes(py, &view)?.as_bytes(),
         ));
     } else {
         return Err(errors::wrong_type("request", "str or bytes", request));

@@ -191,8 +191,8 @@ pub fn markers(
     start: &Bound<'_, PyAny>,
     end: &Bound<'_, PyAny>,
 ) -> PyResult<Markers> {
-    let start = crate::one_shot::utf8_arg(py, "start", start)?;
-    let end = crate::one_shot::utf8_arg(py, "end", end)?;
+    let start = crate::convert::utf8_arg(py, "start", start)?;
+    let end = crate::convert::utf8_arg(py, "end", end)?;
     let text = |b: &Bound<'_, PyBytes>| String::from_utf8_lossy(b.as_bytes()).into_owned();
     Markers::new(text(&start), text(&end)).map_err(|e| errors::marker(py, &e))
 }
@@ -251,7 +251,7 @@ impl Scanner {
                 chunk,
             ));
         } else if let Ok(view) = PyMemoryView::from(chunk) {
-            crate::finditer::copy_bytes(py, &view)?
+            crate::convert::copy_bytes(py, &view)?
         } else {
             return Err(errors::wrong_type("chunk", "bytes-like", chunk));
         };

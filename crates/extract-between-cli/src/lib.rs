@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod alloc;
+mod card;
 pub mod cli;
 pub mod mcp;
 pub mod server;

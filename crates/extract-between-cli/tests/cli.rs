@@ -746,8 +746,14 @@ fn one_input_is_searched_on_the_main_thread_alone() {
 
     let fifo = std::env::temp_dir().join(format!("extract-between-fifo-{}", std::process::id()));
     let _ = std::fs::remove_file(&fifo);
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-    let mut child = Command::new(BIN)
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let child = Command::new(BIN)
         .args(["-s", "[", "-e", "]"])
         .arg(&fifo)
         .stdout(Stdio::piped())

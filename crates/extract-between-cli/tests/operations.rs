@@ -603,7 +603,7 @@ fn json_logs_carry_the_request_id() {
         .iter()
         .find(|v| v["fields"]["message"] == "answered")
         .unwrap_or_else(|| panic!("{logs:#?}"));
-    assert_eq!(answered["span"]["id"].to_string(), id, "{answered}");
+    assert_eq!(answered["span"]["id"], id.as_str(), "{answered}");
     assert_eq!(answered["fields"]["status"], 200);
     assert!(
         parsed
@@ -809,4 +809,30 @@ fn the_service_returns_freed_memory_from_a_background_thread() {
             .find(|name| name.starts_with("jemalloc_bg"))
     });
     assert!(purger.is_some(), "{:?}", common::process::thread_names(pid));
+}
+
+#[test]
+fn request_ids_follow_an_incoming_id_and_are_unique_across_instances() {
+    let (a, b) = (Server::start(&[]), Server::start(&[]));
+    let given = request(
+        &a,
+        "GET",
+        "/livez",
+        &[("X-Request-Id", "lb-4f2a-0001")],
+        b"",
+    );
+    assert_eq!(given.header("x-request-id"), Some("lb-4f2a-0001"));
+    // An id a log line could be confused by (a space, or too long) is replaced.
+    let long = "x".repeat(200);
+    for bad in ["two words", long.as_str()] {
+        let r = request(&a, "GET", "/livez", &[("X-Request-Id", bad)], b"");
+        let id = r.header("x-request-id").unwrap();
+        assert!(id != bad && !id.contains(' ') && id.len() <= 128, "{id}");
+    }
+    let ids: Vec<String> = [&a, &a, &b, &b]
+        .iter()
+        .map(|s| get(s, "/livez").header("x-request-id").unwrap().to_owned())
+        .collect();
+    let unique: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
 }

@@ -9,7 +9,7 @@
 //!   sessions (the specification makes them optional), each request stands alone.
 
 use super::rpc::{self, Message, RpcError, code};
-use extract_between::card::{CARD_JSON, TOOL_ID};
+use extract_between::card::TOOL_ID;
 use extract_between::request::{self, Outcome};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -110,7 +110,7 @@ fn server_info() -> Value {
 
 /// The one tool, from the card.
 static TOOL: LazyLock<Value> = LazyLock::new(|| {
-    let card: Value = serde_json::from_str(CARD_JSON).unwrap_or_default();
+    let card = &*crate::card::CARD;
     json!({
         "name": TOOL_ID,
         "title": "Extract text between markers",

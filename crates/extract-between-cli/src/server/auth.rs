@@ -8,12 +8,11 @@
 //! The file is re-read when it changes, so a token can be added, then the old one removed,
 //! without a restart (as a Kubernetes Secret mounted as a file is updated).
 
-use super::admission::AppState;
-use super::routes::{self, json_response};
+use super::error::{ApiError, ErrorCode};
+use super::paths::PROBES;
 use axum::body::Body;
-use axum::http::{HeaderValue, Request, StatusCode, header};
-use axum::response::Response;
-use extract_between::request::error_body;
+use axum::http::{HeaderValue, Request, header};
+use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -210,9 +209,9 @@ fn bearer(value: &HeaderValue) -> Option<&[u8]> {
 }
 
 /// The 401 for a request that needs a token and carries no accepted one.
-pub(super) fn refuse_unauthorized(state: &AppState, req: &Request<Body>) -> Option<Response> {
-    let auth = state.auth.as_ref()?;
-    if routes::PROBES.contains(&req.uri().path()) {
+pub(super) fn refuse_unauthorized(auth: Option<&Auth>, req: &Request<Body>) -> Option<Response> {
+    let auth = auth?;
+    if PROBES.contains(&req.uri().path()) {
         return None;
     }
     let presented = req.headers().get(header::AUTHORIZATION);
@@ -233,10 +232,9 @@ pub(super) fn refuse_unauthorized(state: &AppState, req: &Request<Body>) -> Opti
             r#"Bearer realm="extract-between""#,
         )
     };
-    let mut response = json_response(
-        StatusCode::UNAUTHORIZED,
-        error_body("unauthorized", message, Some("Authorization")),
-    );
+    let mut response = ApiError::new(ErrorCode::Unauthorized, message)
+        .field("Authorization")
+        .into_response();
     response.headers_mut().insert(
         header::WWW_AUTHENTICATE,
         HeaderValue::from_static(challenge),

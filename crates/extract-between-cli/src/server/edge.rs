@@ -4,13 +4,13 @@
 //! and, while draining, `Connection: close` on HTTP/1 answers so keep-alive clients move to
 //! another instance.
 
-use super::admission::AppState;
+use super::request_id::HEADER as REQUEST_ID;
+use super::state::AppState;
 use super::{auth, protocol};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderValue, Request, Version, header};
 use axum::response::Response;
-use extract_between::request;
 use std::sync::atomic::Ordering;
 use tracing::Instrument;
 
@@ -19,15 +19,15 @@ pub(super) async fn edge(
     req: Request<Body>,
     next: axum::middleware::Next,
 ) -> Response {
-    let id = state.request_ids.fetch_add(1, Ordering::Relaxed);
+    let id = state.request_ids.of(req.headers());
     let http1 = req.version() <= Version::HTTP_11;
     // Build the log fields only when they will be written: this runs on every request.
     let logged = tracing::enabled!(tracing::Level::DEBUG)
         .then(|| (req.method().clone(), req.uri().path().to_owned()));
-    let span = tracing::info_span!("request", id);
+    let span = tracing::info_span!("request", id = %String::from_utf8_lossy(id.as_bytes()));
     let observation = state.metrics.observe(&req);
-    let refused =
-        protocol::refuse_framing(&req).or_else(|| auth::refuse_unauthorized(&state, &req));
+    let refused = protocol::refuse_framing(&req)
+        .or_else(|| auth::refuse_unauthorized(state.auth.as_deref(), &req));
     let mut response = match refused {
         Some(refused) => refused,
         None => next.run(req).instrument(span.clone()).await,
@@ -37,11 +37,7 @@ pub(super) async fn edge(
         let _entered = span.enter();
         tracing::debug!(%method, path, status = response.status().as_u16(), "answered");
     }
-    let mut digits = String::with_capacity(20);
-    request::push_u64(&mut digits, id);
-    if let Ok(v) = HeaderValue::from_str(&digits) {
-        response.headers_mut().insert("x-request-id", v);
-    }
+    response.headers_mut().insert(REQUEST_ID, id);
     // HTTP/2 has no such header: its connections get GOAWAY when the drain ends.
     if http1 && state.draining.load(Ordering::Relaxed) {
         response

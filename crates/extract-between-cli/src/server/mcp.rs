@@ -4,8 +4,9 @@
 //! Tokens are checked by the edge like every other route's. GET (no server-initiated
 //! stream) and DELETE (no sessions) get the router's 405, with `Allow: POST`.
 
-use super::admission::AppState;
-use super::execute::read_body;
+use super::body::read_body;
+use super::error::ApiError;
+use super::state::AppState;
 use crate::mcp::http as mcp_http;
 use axum::body::Body;
 use axum::extract::State;
@@ -27,11 +28,11 @@ pub(super) async fn post(
     }
     let (bytes, permits) = match read_body(&state, &headers, body).await {
         Ok(read) => read,
-        Err(refused) => return as_rpc_error(refused.status(), &state),
+        Err(refused) => return as_rpc_error(&refused),
     };
     let _slot = match state.run_slot() {
         Ok(slot) => slot,
-        Err(_) => return as_rpc_error(StatusCode::SERVICE_UNAVAILABLE, &state),
+        Err(refused) => return as_rpc_error(&refused),
     };
     let answer = mcp_http::handle(&headers, &bytes);
     drop((bytes, permits));
@@ -41,32 +42,18 @@ pub(super) async fn post(
     };
     match state.budgeted_body(text) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Err(_) => as_rpc_error(StatusCode::SERVICE_UNAVAILABLE, &state),
+        Err(refused) => as_rpc_error(&refused),
     }
 }
 
 /// A refusal of the service's limits, as a JSON-RPC error (id `null`: the message was not
-/// read) with the same status, so that an MCP client gets an answer it can parse.
-fn as_rpc_error(status: StatusCode, state: &AppState) -> Response {
-    let message = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => format!(
-            "the message is over {} bytes",
-            extract_between::request::MAX_REQUEST_BYTES
-        ),
-        StatusCode::REQUEST_TIMEOUT => format!(
-            "the message did not arrive within {} s",
-            state.args.body_timeout.max(1)
-        ),
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
-            "a Content-Encoding is not supported: send the message uncompressed".into()
-        }
-        StatusCode::SERVICE_UNAVAILABLE => "overloaded; retry shortly".into(),
-        _ => "the message could not be read".into(),
-    };
+/// read) with the same status and words as the HTTP envelope, so that an MCP client gets an
+/// answer it can parse.
+fn as_rpc_error(refused: &ApiError) -> Response {
     (
-        status,
+        refused.status(),
         [(header::CONTENT_TYPE, "application/json")],
-        mcp_http::refusal(&message),
+        mcp_http::refusal(&refused.message),
     )
         .into_response()
 }

@@ -308,7 +308,7 @@ fn route_label(req: &Request<Body>) -> &'static str {
     let Some(matched) = req.extensions().get::<MatchedPath>() else {
         return "unmatched";
     };
-    super::routes::ROUTES
+    super::paths::ROUTES
         .iter()
         .copied()
         .find(|r| *r == matched.as_str())
@@ -335,7 +335,7 @@ fn rejection(route: &str, status: StatusCode) -> Option<Rejection> {
         408 => Some(Rejection::Timeout),
         413 | 414 | 431 => Some(Rejection::TooLarge),
         // `/readyz` answers 503 while draining: that is a state, not a refusal.
-        503 if route != super::routes::READYZ => Some(Rejection::Overloaded),
+        503 if route != super::paths::READYZ => Some(Rejection::Overloaded),
         _ => None,
     }
 }

@@ -18,12 +18,10 @@
 //! the JSON envelope; the one exception is a connection closed for a head that did not
 //! arrive in time, which gets no answer.
 //!
-//! The files, by concern: `conn` accepts and watches connections, `io` wraps their
-//! sockets, `activity` tracks what each connection does, `admission` holds the slots and
-//! the memory budget, `protocol` refuses framings, `routes` maps routes to handlers,
-//! `execute` and `upload` are the two tool routes, `query` parses the stream's query,
-//! `auth` checks bearer tokens, `metrics` counts, `openapi` documents it all, `config`
-//! holds the options, `signal` ends it (a drain, then a bounded wait for in-flight work).
+//! Layers, each importing only those below it: at the bottom what every handler shares
+//! (route paths, the error type, the shared state with its slots and budget, the body
+//! reader); then the handlers and the middleware every request passes; `routes` on top puts
+//! them together. Connections (accept, deadlines, the socket wrapper) sit beside the router.
 //!
 //! No client can hold the service still: every phase of a connection has a deadline (the
 //! first head from accept, idle keep-alive, an execute body, a stream upload that sends
@@ -32,20 +30,24 @@
 //! answers until they are written.
 
 mod activity;
-mod admission;
 mod auth;
+mod body;
 mod config;
 mod conn;
 mod edge;
+mod error;
 mod execute;
 mod io;
 mod mcp;
 mod metrics;
 mod openapi;
+mod paths;
 mod protocol;
 mod query;
+mod request_id;
 mod routes;
 mod signal;
+mod state;
 mod upload;
 
 pub use config::{LogFormat, Secret, ServeArgs};
@@ -55,15 +57,6 @@ use axum::Router;
 use std::process::ExitCode;
 use std::time::Duration;
 use tokio::net::TcpListener;
-
-macro_rules! tool_path {
-    () => {
-        "/v1/tools/text-extract-between/versions/1.0.0"
-    };
-}
-const TOOL_PATH: &str = tool_path!();
-const EXECUTE_PATH: &str = concat!(tool_path!(), "/execute");
-const STREAM_PATH: &str = concat!(tool_path!(), "/stream");
 
 /// File descriptors kept for the process itself beyond its connections (listener, logs,
 /// the runtime's own).
@@ -163,7 +156,7 @@ fn fit_open_files(args: &mut ServeArgs) {
 
 /// The service built from its options, not yet serving.
 struct Prepared {
-    state: admission::AppState,
+    state: state::AppState,
     limits: conn::ConnLimits,
     drain: Duration,
     shutdown_timeout: Duration,
@@ -181,7 +174,7 @@ fn prepare(args: ServeArgs) -> Result<Prepared, String> {
     let drain = Duration::from_secs(args.drain_seconds);
     let shutdown_timeout = Duration::from_secs(args.shutdown_timeout);
     Ok(Prepared {
-        state: admission::AppState::new(args)?,
+        state: state::AppState::new(args)?,
         limits,
         drain,
         shutdown_timeout,
@@ -268,5 +261,5 @@ pub async fn serve(
 /// # let _ = app;
 /// ```
 pub fn router(args: ServeArgs) -> Result<Router, String> {
-    Ok(routes::router(admission::AppState::new(args)?))
+    Ok(routes::router(state::AppState::new(args)?))
 }

@@ -2,8 +2,12 @@
 //! configuration (its `max_match_bytes`, whether it requires a token): every route, every
 //! status each can answer, every limit a client can meet.
 
-use super::routes::CARD;
-use super::{EXECUTE_PATH, STREAM_PATH, ServeArgs, TOOL_PATH};
+use super::ServeArgs;
+use super::paths::{
+    EXECUTE_PATH, HEALTHZ, LIVEZ, MCP_PATH, METRICS_PATH, OPENAPI_PATH, READYZ, STREAM_PATH,
+    TOOL_PATH, TOOLS_PATH,
+};
+use crate::card::CARD;
 use serde_json::{Value, json};
 
 /// The OpenAPI 3.1 document of the service with its default options; request and response
@@ -176,11 +180,11 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
             }},
             STREAM_PATH: {"post": stream_op("stream"), "put": stream_op("stream_put")},
             TOOL_PATH: get("card", "The tool card", json_ok("The tool card", object.clone()), true),
-            "/v1/tools": get("tools", "The tools served", json_ok("The tools", object.clone()), true),
-            "/openapi.json": get("openapi", "This document", json_ok("This document", object.clone()), true),
-            "/metrics": get("metrics", "Prometheus metrics", json!({"description": "OpenMetrics text",
+            TOOLS_PATH: get("tools", "The tools served", json_ok("The tools", object.clone()), true),
+            OPENAPI_PATH: get("openapi", "This document", json_ok("This document", object.clone()), true),
+            METRICS_PATH: get("metrics", "Prometheus metrics", json!({"description": "OpenMetrics text",
                 "content": {"application/openmetrics-text": {"schema": {"type": "string"}}}}), true),
-            "/mcp": {
+            MCP_PATH: {
                 "post": {
                     "operationId": "mcp",
                     "summary": "MCP Streamable HTTP: one JSON-RPC message a POST (protocol 2026-07-28 with MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; 2025-11-25 and earlier after initialize)",
@@ -203,9 +207,9 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
                     }), true)
                 }
             },
-            "/livez": get("livez", "The process runs", json_ok("The process runs", object.clone()), false),
-            "/healthz": get("healthz", "Alias of /livez", json_ok("The process runs", object.clone()), false),
-            "/readyz": {"get": {
+            LIVEZ: get("livez", "The process runs", json_ok("The process runs", object.clone()), false),
+            HEALTHZ: get("healthz", "Alias of /livez", json_ok("The process runs", object.clone()), false),
+            READYZ: {"get": {
                 "operationId": "readyz",
                 "summary": "Whether the service takes traffic",
                 "security": [],

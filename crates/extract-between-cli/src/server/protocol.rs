@@ -7,10 +7,10 @@
 //! refuses before any of this runs — a request it cannot parse (400), or past its own limits
 //! (414, 431) — it answers itself, with an empty body: hyper offers no hook to shape those.
 
-use super::routes::error_response;
+use super::error::{ApiError, ErrorCode};
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, header};
-use axum::response::Response;
+use axum::http::{HeaderMap, HeaderValue, Request, header};
+use axum::response::{IntoResponse, Response};
 
 /// The longest request target accepted: two 4096-byte markers, each character
 /// percent-encoded, fit with room to spare.
@@ -24,10 +24,9 @@ pub(super) const MAX_HEADER_BYTES: usize = 16 * 1024;
 pub(super) fn refuse_framing(req: &Request<Body>) -> Option<Response> {
     let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
     if target > MAX_TARGET_BYTES {
-        return Some(closing(error_response(
-            StatusCode::URI_TOO_LONG,
-            "uri_too_long",
-            &format!(
+        return Some(closing(ApiError::new(
+            ErrorCode::UriTooLong,
+            format!(
                 "the request target is {target} bytes; at most {MAX_TARGET_BYTES} are accepted"
             ),
         )));
@@ -38,10 +37,9 @@ pub(super) fn refuse_framing(req: &Request<Body>) -> Option<Response> {
         .map(|(k, v)| k.as_str().len() + v.len())
         .sum();
     if headers.len() > MAX_HEADER_FIELDS || size > MAX_HEADER_BYTES {
-        return Some(closing(error_response(
-            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            "headers_too_large",
-            &format!(
+        return Some(closing(ApiError::new(
+            ErrorCode::HeadersTooLarge,
+            format!(
                 "{} header fields of {size} bytes; at most {MAX_HEADER_FIELDS} fields of {MAX_HEADER_BYTES} bytes are accepted",
                 headers.len()
             ),
@@ -51,18 +49,19 @@ pub(super) fn refuse_framing(req: &Request<Body>) -> Option<Response> {
     // (nginx refuses a second Authorization too).
     for name in [header::AUTHORIZATION, header::HOST] {
         if headers.get_all(&name).iter().nth(1).is_some() {
-            return Some(closing(error_response(
-                StatusCode::BAD_REQUEST,
-                "duplicate_header",
-                &format!("the request has more than one {name} header: send one"),
-            )));
+            return Some(closing(
+                ApiError::new(
+                    ErrorCode::DuplicateHeader,
+                    format!("the request has more than one {name} header: send one"),
+                )
+                .field(name.as_str().to_owned()),
+            ));
         }
     }
     if let Some(coding) = unsupported_transfer_coding(headers) {
-        return Some(closing(error_response(
-            StatusCode::NOT_IMPLEMENTED,
-            "unsupported_transfer_coding",
-            &format!(
+        return Some(closing(ApiError::new(
+            ErrorCode::UnsupportedTransferCoding,
+            format!(
                 "Transfer-Encoding {coding:?} is not supported: send the body with Content-Length or Transfer-Encoding: chunked alone"
             ),
         )));
@@ -88,7 +87,8 @@ fn unsupported_transfer_coding(headers: &HeaderMap) -> Option<String> {
 
 /// The answer, and the connection closed after it: the body was not read, so what follows
 /// on the connection is not a request.
-fn closing(mut response: Response) -> Response {
+fn closing(refused: ApiError) -> Response {
+    let mut response = refused.into_response();
     response
         .headers_mut()
         .insert(header::CONNECTION, HeaderValue::from_static("close"));
@@ -97,16 +97,15 @@ fn closing(mut response: Response) -> Response {
 
 /// A compressed body is refused by name (415) rather than scanned as if it were text, where
 /// its first byte would be "invalid UTF-8" with no hint why.
-pub(super) fn unsupported_encoding(headers: &HeaderMap) -> Option<Response> {
+pub(super) fn unsupported_encoding(headers: &HeaderMap) -> Option<ApiError> {
     let encoding = headers.get(header::CONTENT_ENCODING)?;
     let name = String::from_utf8_lossy(encoding.as_bytes());
     if name.trim().eq_ignore_ascii_case("identity") {
         return None;
     }
-    Some(error_response(
-        StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        "unsupported_encoding",
-        &format!(
+    Some(ApiError::new(
+        ErrorCode::UnsupportedEncoding,
+        format!(
             "Content-Encoding {:?} is not supported: send the body uncompressed",
             name.trim()
         ),

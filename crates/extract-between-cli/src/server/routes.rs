@@ -1,35 +1,21 @@
 //! The router: which handler answers which route, the small handlers (card, tool list,
 //! OpenAPI, probes), and the JSON answers every handler shares.
 
-use super::admission::AppState;
-use super::{EXECUTE_PATH, STREAM_PATH, TOOL_PATH, edge, execute, mcp, upload};
+use super::error::{ApiError, ErrorCode, json_response};
+use super::paths::{
+    EXECUTE_PATH, HEALTHZ, LIVEZ, MCP_PATH, METRICS_PATH, OPENAPI_PATH, READYZ, STREAM_PATH,
+    TOOL_PATH, TOOLS_PATH,
+};
+use super::state::AppState;
+use super::{edge, execute, mcp, upload};
+use crate::card::CARD;
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use extract_between::card::{CARD_JSON, TOOL_ID, TOOL_VERSION};
-use extract_between::request::error_body;
-use std::sync::LazyLock;
 use std::sync::atomic::Ordering;
-
-pub(super) const READYZ: &str = "/readyz";
-/// The probes: no token needed, no slot taken.
-pub(super) const PROBES: [&str; 3] = ["/livez", "/healthz", READYZ];
-/// Every route template, as the metrics label them.
-pub(super) const MCP_PATH: &str = "/mcp";
-pub(super) const ROUTES: [&str; 10] = [
-    EXECUTE_PATH,
-    STREAM_PATH,
-    TOOL_PATH,
-    "/v1/tools",
-    "/openapi.json",
-    "/metrics",
-    MCP_PATH,
-    PROBES[0],
-    PROBES[1],
-    READYZ,
-];
 
 /// The routes, behind [`edge::edge`] (request id, metrics, authentication, framing). The
 /// probes sit outside every admission limit and need no token, so they answer while each
@@ -42,12 +28,12 @@ pub(super) fn router(state: AppState) -> Router {
             post(upload::stream_upload).put(upload::stream_upload),
         )
         .route(TOOL_PATH, get(card))
-        .route("/v1/tools", get(tools))
-        .route("/openapi.json", get(openapi_json))
-        .route("/metrics", get(metrics_text))
+        .route(TOOLS_PATH, get(tools))
+        .route(OPENAPI_PATH, get(openapi_json))
+        .route(METRICS_PATH, get(metrics_text))
         .route(MCP_PATH, post(mcp::post))
-        .route(PROBES[0], get(livez))
-        .route(PROBES[1], get(livez))
+        .route(LIVEZ, get(livez))
+        .route(HEALTHZ, get(livez))
         .route(READYZ, get(readyz))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -55,36 +41,13 @@ pub(super) fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state, edge::edge))
 }
 
-/// A JSON answer with its status.
-pub(super) fn json_response(status: StatusCode, body: String) -> Response {
-    (
-        status,
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body,
-    )
-        .into_response()
+async fn not_found() -> ApiError {
+    ApiError::new(ErrorCode::NotFound, "no such route; see GET /openapi.json")
 }
 
-/// The error envelope with `code` and `message` as a JSON answer.
-pub(super) fn error_response(status: StatusCode, code: &str, message: &str) -> Response {
-    json_response(status, error_body(code, message, None))
-}
-
-async fn not_found() -> Response {
-    error_response(
-        StatusCode::NOT_FOUND,
-        "not_found",
-        "no such route; see GET /openapi.json",
-    )
-}
-
-async fn method_not_allowed() -> Response {
-    error_response(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        ErrorCode::MethodNotAllowed,
         "method not allowed on this route",
     )
 }
@@ -100,21 +63,13 @@ async fn readyz(State(state): State<AppState>) -> Response {
     if !state.draining.load(Ordering::Relaxed) {
         json_response(StatusCode::OK, r#"{"status":"ready"}"#.into())
     } else {
-        error_response(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "shutting_down",
-            "the service is shutting down",
-        )
+        ApiError::new(ErrorCode::ShuttingDown, "the service is shutting down").into_response()
     }
 }
 
 async fn card() -> Response {
     json_response(StatusCode::OK, CARD_JSON.into())
 }
-
-/// The shipped card, parsed once for the documents built from it.
-pub(super) static CARD: LazyLock<serde_json::Value> =
-    LazyLock::new(|| serde_json::from_str(CARD_JSON).unwrap_or_default());
 
 async fn tools() -> Response {
     let card = &*CARD;

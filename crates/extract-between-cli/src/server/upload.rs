@@ -1,12 +1,12 @@
 //! The stream route: a raw UTF-8 upload of any size, answered as NDJSON while it arrives
 //! — a line per match as it is found, then a summary or an error line.
 
-use super::STREAM_PATH;
-use super::admission::AppState;
+use super::error::{ApiError, ErrorCode};
 use super::metrics::{Metrics, Rejection};
+use super::paths::STREAM_PATH;
 use super::protocol::unsupported_encoding;
 use super::query::parse_stream_query;
-use super::routes::json_response;
+use super::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use core::pin::Pin;
 use core::task::{Context, Poll};
 use extract_between::Pos;
-use extract_between::request::{self, error_body};
+use extract_between::request;
 use extract_between::scanner::ScanError;
 use extract_between::stream::{self, Error as StreamError, MatchStream};
 use futures_core::Stream;
@@ -32,15 +32,14 @@ pub(super) async fn stream_upload(
     body: Body,
 ) -> Response {
     if let Some(refused) = unsupported_encoding(&headers) {
-        return refused;
+        return refused.into_response();
     }
     let query = match parse_stream_query(query.as_deref(), state.args.max_match_bytes) {
         Ok(q) => q,
         Err((field, message)) => {
-            return json_response(
-                StatusCode::BAD_REQUEST,
-                error_body("invalid_input", &message, Some(&field)),
-            );
+            return ApiError::new(ErrorCode::InvalidInput, message)
+                .field(field)
+                .into_response();
         }
     };
     let permit = match state.stream_slot() {

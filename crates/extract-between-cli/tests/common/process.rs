@@ -43,7 +43,11 @@ pub fn thread_names(pid: u32) -> Vec<String> {
 pub fn blocked_reading(pid: u32, fd: u32) -> bool {
     // `/proc/PID/syscall`: the syscall number, then its arguments in hex; read is 0 on
     // x86-64 and 63 on aarch64.
-    let read = if cfg!(target_arch = "aarch64") { "63" } else { "0" };
+    let read = if cfg!(target_arch = "aarch64") {
+        "63"
+    } else {
+        "0"
+    };
     std::fs::read_to_string(format!("/proc/{pid}/syscall")).is_ok_and(|s| {
         let mut fields = s.split_whitespace();
         fields.next() == Some(read) && fields.next() == Some(format!("{fd:#x}").as_str())

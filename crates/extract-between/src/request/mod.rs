@@ -125,12 +125,18 @@ pub const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
 /// assert!(extract_between::request::payload_too_large_body().contains("payload_too_large"));
 /// ```
 pub fn payload_too_large_body() -> String {
-    error_body(
-        "payload_too_large",
-        &format!(
-            "request body is larger than {MAX_REQUEST_BYTES} bytes; no valid request is (text is at most {MAX_TEXT_BYTES} UTF-8 bytes)"
-        ),
-        None,
+    error_body("payload_too_large", &payload_too_large_message(), None)
+}
+
+/// The message of the `payload_too_large` error, for front ends that write the envelope
+/// their own way (a JSON-RPC error, say).
+///
+/// ```
+/// assert!(extract_between::request::payload_too_large_message().contains("4194304 bytes"));
+/// ```
+pub fn payload_too_large_message() -> String {
+    format!(
+        "request body is larger than {MAX_REQUEST_BYTES} bytes; no valid request is (text is at most {MAX_TEXT_BYTES} UTF-8 bytes)"
     )
 }
 
@@ -338,11 +344,26 @@ pub struct Reply {
 pub fn execute(body: &[u8]) -> Reply {
     match parse(body) {
         Ok(request) => run(&request),
-        Err(e) => Reply {
+        Err(e) => Reply::from(&e),
+    }
+}
+
+/// The `invalid_input` answer to a request [`parse`] refused, without parsing it again.
+///
+/// ```
+/// use extract_between::request::{Outcome, Reply, parse};
+/// let err = parse(br#"{"text":"t","start":"","end":"]"}"#).unwrap_err();
+/// let reply = Reply::from(&err);
+/// assert_eq!(reply.outcome, Outcome::InvalidInput);
+/// assert!(reply.body.contains(r#""field":"start""#));
+/// ```
+impl From<&InvalidInput> for Reply {
+    fn from(e: &InvalidInput) -> Reply {
+        Reply {
             outcome: Outcome::InvalidInput,
-            body: invalid_input_body(&e),
+            body: invalid_input_body(e),
             matches: 0,
-        },
+        }
     }
 }
 

@@ -1,5 +1,5 @@
-//! What a request may hold: a processing slot, a stream slot, and bytes of the memory
-//! budget; and the state the handlers share.
+//! The state the handlers share, and what a request may hold of it: a processing slot, a
+//! stream slot, and bytes of the memory budget.
 //!
 //! Slots are taken only for work, never for waiting on a client: an execute request takes
 //! its slot once its body has arrived, so clients that trickle bodies cannot starve others
@@ -9,19 +9,29 @@
 
 use super::ServeArgs;
 use super::auth::Auth;
+use super::error::{ApiError, ErrorCode};
 use super::metrics::{Metrics, Usage};
-use super::routes::error_response;
+use super::request_id::RequestIds;
 use axum::body::{Body, Bytes};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use extract_between::request::MAX_REQUEST_BYTES;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// What the handlers share.
+/// What the handlers share; a clone is one reference count.
 #[derive(Clone)]
-pub(super) struct AppState {
+pub(super) struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// The service's shared parts.
+pub(super) struct Shared {
     pub(super) args: Arc<ServeArgs>,
     /// Execute requests being run.
     running: Arc<Semaphore>,
@@ -35,7 +45,7 @@ pub(super) struct AppState {
     /// Notified when `--shutdown-timeout` passes: uploads still running end their answers
     /// with a `shutting_down` line.
     pub(super) deadline: Arc<tokio::sync::Notify>,
-    pub(super) request_ids: Arc<AtomicU64>,
+    pub(super) request_ids: RequestIds,
     pub(super) metrics: Arc<Metrics>,
     /// The accepted bearer tokens; `None` when authentication is off.
     pub(super) auth: Option<Arc<Auth>>,
@@ -65,50 +75,50 @@ impl AppState {
             budget: (Arc::clone(&budget_sem), budget),
         });
         let openapi = super::openapi::document(&args, auth.is_some()).to_string();
-        Ok(AppState {
+        Ok(AppState(Arc::new(Shared {
             running,
             streams,
             budget: budget_sem,
             draining: Arc::new(AtomicBool::new(false)),
             deadline: Arc::new(tokio::sync::Notify::new()),
-            request_ids: Arc::new(AtomicU64::new(1)),
+            request_ids: RequestIds::new(),
             metrics: Arc::new(metrics),
             auth,
             openapi: openapi.into(),
             args: Arc::new(args),
-        })
+        })))
     }
 
     /// A slot to run an execute request, or why not.
-    pub(super) fn run_slot(&self) -> Result<OwnedSemaphorePermit, Overloaded> {
+    pub(super) fn run_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
         self.running
             .clone()
             .try_acquire_owned()
-            .map_err(|_| Overloaded("too many requests in flight; retry shortly"))
+            .map_err(|_| overloaded("too many requests in flight; retry shortly"))
     }
 
     /// A stream upload's slot, or why not.
-    pub(super) fn stream_slot(&self) -> Result<OwnedSemaphorePermit, Overloaded> {
+    pub(super) fn stream_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
         self.streams
             .clone()
             .try_acquire_owned()
-            .map_err(|_| Overloaded("too many streams in flight; retry shortly"))
+            .map_err(|_| overloaded("too many streams in flight; retry shortly"))
     }
 
     /// `n` bytes of the memory budget, or why not.
-    pub(super) fn reserve(&self, n: usize) -> Result<OwnedSemaphorePermit, Overloaded> {
+    pub(super) fn reserve(&self, n: usize) -> Result<OwnedSemaphorePermit, ApiError> {
         u32::try_from(n)
             .ok()
             .and_then(|n| self.budget.clone().try_acquire_many_owned(n).ok())
-            .ok_or(Overloaded(
-                "too much memory held by requests and answers; retry shortly",
-            ))
+            .ok_or_else(|| {
+                overloaded("too much memory held by requests and answers; retry shortly")
+            })
     }
 
     /// `body` as an answer that holds its bytes of the budget until the HTTP layer has
     /// written (or dropped) them, not only until the handler returns: an answer a client does
     /// not read is still memory.
-    pub(super) fn budgeted_body(&self, body: String) -> Result<Body, Overloaded> {
+    pub(super) fn budgeted_body(&self, body: String) -> Result<Body, ApiError> {
         let permit = self.reserve(body.len())?;
         Ok(Body::from(Bytes::from_owner(Budgeted {
             body,
@@ -130,13 +140,8 @@ impl AsRef<[u8]> for Budgeted {
 }
 
 /// A refusal for want of room: 503 `overloaded`, with why.
-#[derive(Debug)]
-pub(super) struct Overloaded(pub(super) &'static str);
-
-impl IntoResponse for Overloaded {
-    fn into_response(self) -> Response {
-        error_response(StatusCode::SERVICE_UNAVAILABLE, "overloaded", self.0)
-    }
+pub(super) fn overloaded(why: &'static str) -> ApiError {
+    ApiError::new(ErrorCode::Overloaded, why)
 }
 
 /// The budget in bytes: `--max-memory-mib`, never less than one largest body (else a valid
