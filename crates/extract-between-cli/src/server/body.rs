@@ -9,7 +9,6 @@ use axum::body::Body;
 use axum::http::{HeaderMap, header};
 use extract_between::request::{MAX_REQUEST_BYTES, payload_too_large_message};
 use futures_util::StreamExt;
-use std::time::Duration;
 use tokio::sync::OwnedSemaphorePermit;
 
 /// A JSON body of at most [`MAX_REQUEST_BYTES`] within `--body-timeout`, and the budget it
@@ -29,7 +28,7 @@ pub(super) async fn read_body(
     if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
         return Err(too_large());
     }
-    let timeout = Duration::from_secs(state.args.body_timeout.max(1));
+    let timeout = state.config.body_timeout;
     let read = read_limited(body, declared, state);
     match tokio::time::timeout(timeout, read).await {
         Err(_) => Err(ApiError::new(

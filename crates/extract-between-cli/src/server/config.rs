@@ -1,46 +1,95 @@
 //! `serve`'s options. Each is a flag and an `EXTRACT_BETWEEN_…` environment variable (the
-//! flag wins), as containers are configured; and the log output they choose.
+//! flag wins), as containers are configured. [`ServeArgs`] is what a user gives (each default
+//! and each range written once, in [`defaults`] and the flags' value parsers); the service
+//! runs on [`ServerConfig`], made from it once, with durations and byte counts.
 
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// Every option's default, in one place for the flags, [`ServeArgs::default`] and the docs.
+pub mod defaults {
+    /// `--listen`.
+    pub const LISTEN: &str = "127.0.0.1:8080";
+    /// `--max-connections`.
+    pub const MAX_CONNECTIONS: usize = 4096;
+    /// `--max-concurrency`.
+    pub const MAX_CONCURRENCY: usize = 512;
+    /// `--max-streams`.
+    pub const MAX_STREAMS: usize = 64;
+    /// `--header-timeout`, seconds.
+    pub const HEADER_TIMEOUT: u64 = 10;
+    /// `--keepalive-timeout`, seconds.
+    pub const KEEPALIVE_TIMEOUT: u64 = 75;
+    /// `--body-timeout`, seconds.
+    pub const BODY_TIMEOUT: u64 = 30;
+    /// `--idle-timeout`, seconds.
+    pub const IDLE_TIMEOUT: u64 = 30;
+    /// `--max-match-bytes`.
+    pub const MAX_MATCH_BYTES: usize = 1024 * 1024;
+    /// `--max-memory-mib`.
+    pub const MAX_MEMORY_MIB: usize = 256;
+    /// `--drain-seconds`.
+    pub const DRAIN_SECONDS: u64 = 5;
+    /// `--shutdown-timeout`, seconds.
+    pub const SHUTDOWN_TIMEOUT: u64 = 25;
+}
+
+/// The longest timeout accepted, in seconds (a day): longer is a typo, not a policy.
+const MAX_SECONDS: u64 = 86_400;
+
+/// A count option: 1 or more.
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
 
 /// Options of `extract-between serve`.
 ///
 /// ```
 /// let args = extract_between_cli::server::ServeArgs::default();
 /// assert_eq!((args.listen.as_str(), args.idle_timeout), ("127.0.0.1:8080", 30));
+/// // Each timeout is at least a second; counts at least one.
+/// use clap::Parser;
+/// #[derive(Parser)]
+/// struct Cli { #[command(flatten)] serve: extract_between_cli::server::ServeArgs }
+/// assert!(Cli::try_parse_from(["x", "--idle-timeout", "0"]).is_err());
+/// assert!(Cli::try_parse_from(["x", "--max-streams", "0"]).is_err());
 /// ```
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port; the chosen address is printed).
-    #[arg(long, env = "EXTRACT_BETWEEN_LISTEN", default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "EXTRACT_BETWEEN_LISTEN", default_value = defaults::LISTEN)]
     pub listen: String,
     /// Connections open at once; one more is closed as soon as it is accepted. Lowered to
     /// fit the open-files limit.
-    #[arg(long, env = "EXTRACT_BETWEEN_MAX_CONNECTIONS", default_value_t = 4096)]
+    #[arg(long, env = "EXTRACT_BETWEEN_MAX_CONNECTIONS", default_value_t = defaults::MAX_CONNECTIONS, value_parser = at_least_one)]
     pub max_connections: usize,
     /// Execute requests run at once (a request takes its place once its body has arrived);
     /// more are answered 503.
-    #[arg(long, env = "EXTRACT_BETWEEN_MAX_CONCURRENCY", default_value_t = 512)]
+    #[arg(long, env = "EXTRACT_BETWEEN_MAX_CONCURRENCY", default_value_t = defaults::MAX_CONCURRENCY, value_parser = at_least_one)]
     pub max_concurrency: usize,
     /// Stream uploads handled at once; more are answered 503.
-    #[arg(long, env = "EXTRACT_BETWEEN_MAX_STREAMS", default_value_t = 64)]
+    #[arg(long, env = "EXTRACT_BETWEEN_MAX_STREAMS", default_value_t = defaults::MAX_STREAMS, value_parser = at_least_one)]
     pub max_streams: usize,
     /// Seconds from accepting a connection to the end of its first request's headers (and,
     /// between requests, from the next request's first byte); then it is closed.
-    #[arg(long, env = "EXTRACT_BETWEEN_HEADER_TIMEOUT", default_value_t = 10)]
+    #[arg(long, env = "EXTRACT_BETWEEN_HEADER_TIMEOUT", default_value_t = defaults::HEADER_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub header_timeout: u64,
     /// Seconds a connection may stay idle between requests.
-    #[arg(long, env = "EXTRACT_BETWEEN_KEEPALIVE_TIMEOUT", default_value_t = 75)]
+    #[arg(long, env = "EXTRACT_BETWEEN_KEEPALIVE_TIMEOUT", default_value_t = defaults::KEEPALIVE_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub keepalive_timeout: u64,
     /// Seconds allowed for a client to send a whole execute body.
-    #[arg(long, env = "EXTRACT_BETWEEN_BODY_TIMEOUT", default_value_t = 30)]
+    #[arg(long, env = "EXTRACT_BETWEEN_BODY_TIMEOUT", default_value_t = defaults::BODY_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub body_timeout: u64,
     /// Seconds a stream upload may go without sending a byte, and any answer without the
     /// client reading one; then the request ends and frees its place.
-    #[arg(long, env = "EXTRACT_BETWEEN_IDLE_TIMEOUT", default_value_t = 30)]
+    #[arg(long, env = "EXTRACT_BETWEEN_IDLE_TIMEOUT", default_value_t = defaults::IDLE_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub idle_timeout: u64,
     /// Default and largest `max_match_bytes` of the stream endpoint.
-    #[arg(long, env = "EXTRACT_BETWEEN_MAX_MATCH_BYTES", default_value_t = 1024 * 1024)]
+    #[arg(long, env = "EXTRACT_BETWEEN_MAX_MATCH_BYTES", default_value_t = defaults::MAX_MATCH_BYTES, value_parser = at_least_one)]
     pub max_match_bytes: usize,
     /// MiB of execute bodies and answers held at once (at least one largest body, 4 MiB);
     /// a request that would pass it is answered 503.
@@ -48,17 +97,18 @@ pub struct ServeArgs {
         long,
         alias = "max-body-memory-mib",
         env = "EXTRACT_BETWEEN_MAX_MEMORY_MIB",
-        default_value_t = 256
+        default_value_t = defaults::MAX_MEMORY_MIB,
+        value_parser = at_least_one
     )]
     pub max_memory_mib: usize,
     /// Seconds to keep serving after SIGTERM or Ctrl-C, with `/readyz` answering 503 and
     /// every HTTP/1 answer closing its connection, so load balancers move traffic away
     /// before the listener closes.
-    #[arg(long, env = "EXTRACT_BETWEEN_DRAIN_SECONDS", default_value_t = 5)]
+    #[arg(long, env = "EXTRACT_BETWEEN_DRAIN_SECONDS", default_value_t = defaults::DRAIN_SECONDS, value_parser = clap::value_parser!(u64).range(0..=MAX_SECONDS))]
     pub drain_seconds: u64,
     /// Seconds in-flight requests (stream uploads too) get to finish once the drain is
     /// over; then they are ended and the process exits. A second signal exits at once.
-    #[arg(long, env = "EXTRACT_BETWEEN_SHUTDOWN_TIMEOUT", default_value_t = 25)]
+    #[arg(long, env = "EXTRACT_BETWEEN_SHUTDOWN_TIMEOUT", default_value_t = defaults::SHUTDOWN_TIMEOUT, value_parser = clap::value_parser!(u64).range(0..=MAX_SECONDS))]
     pub shutdown_timeout: u64,
     /// A file of bearer tokens, one a line (blank lines and lines starting with `#` are
     /// skipped). Every route but the probes then requires `Authorization: Bearer <token>`.
@@ -96,22 +146,82 @@ pub struct ServeArgs {
 impl Default for ServeArgs {
     fn default() -> Self {
         ServeArgs {
-            listen: "127.0.0.1:8080".into(),
-            max_connections: 4096,
-            max_concurrency: 512,
-            max_streams: 64,
-            header_timeout: 10,
-            keepalive_timeout: 75,
-            body_timeout: 30,
-            idle_timeout: 30,
-            max_match_bytes: 1024 * 1024,
-            max_memory_mib: 256,
-            drain_seconds: 5,
-            shutdown_timeout: 25,
+            listen: defaults::LISTEN.into(),
+            max_connections: defaults::MAX_CONNECTIONS,
+            max_concurrency: defaults::MAX_CONCURRENCY,
+            max_streams: defaults::MAX_STREAMS,
+            header_timeout: defaults::HEADER_TIMEOUT,
+            keepalive_timeout: defaults::KEEPALIVE_TIMEOUT,
+            body_timeout: defaults::BODY_TIMEOUT,
+            idle_timeout: defaults::IDLE_TIMEOUT,
+            max_match_bytes: defaults::MAX_MATCH_BYTES,
+            max_memory_mib: defaults::MAX_MEMORY_MIB,
+            drain_seconds: defaults::DRAIN_SECONDS,
+            shutdown_timeout: defaults::SHUTDOWN_TIMEOUT,
             auth_token_file: None,
             auth_token: None,
             allow_origin: Vec::new(),
             log_format: LogFormat::Text,
+        }
+    }
+}
+
+/// What the service runs on: [`ServeArgs`] checked and converted once.
+#[derive(Debug)]
+pub(super) struct ServerConfig {
+    pub(super) listen: String,
+    /// Open connections at once.
+    pub(super) max_connections: usize,
+    /// Execute (and MCP) requests run at once.
+    pub(super) max_concurrency: usize,
+    /// Stream uploads at once.
+    pub(super) max_streams: usize,
+    /// Default and largest `max_match_bytes` of the stream route.
+    pub(super) max_match_bytes: usize,
+    /// Bytes of bodies and answers held at once.
+    pub(super) memory_budget: usize,
+    /// Accept to the end of the first head (and a later head from its first byte).
+    pub(super) header_timeout: Duration,
+    pub(super) keepalive_timeout: Duration,
+    /// A whole execute body.
+    pub(super) body_timeout: Duration,
+    /// A stream upload sending nothing, an answer not read.
+    pub(super) idle_timeout: Duration,
+    /// Serving on after the signal, with `/readyz` failing.
+    pub(super) drain: Duration,
+    /// In-flight requests after the drain.
+    pub(super) shutdown_timeout: Duration,
+    pub(super) auth_token_file: Option<PathBuf>,
+    pub(super) auth_token: Option<Secret>,
+    pub(super) allow_origin: Vec<String>,
+}
+
+impl ServerConfig {
+    /// The configuration of `args`. Ranges are clap's to enforce for the command line; for
+    /// `ServeArgs` built in code, a zero count or timeout is raised to its least (1).
+    pub(super) fn new(args: ServeArgs) -> ServerConfig {
+        let seconds = |s: u64| Duration::from_secs(s.clamp(1, MAX_SECONDS));
+        ServerConfig {
+            max_connections: args.max_connections.max(1),
+            max_concurrency: args.max_concurrency.max(1),
+            max_streams: args.max_streams.max(1),
+            max_match_bytes: args.max_match_bytes.max(1),
+            // Never less than one largest body (else a valid request could never be
+            // served), nor more than a semaphore holds.
+            memory_budget: args.max_memory_mib.saturating_mul(1024 * 1024).clamp(
+                extract_between::request::MAX_REQUEST_BYTES,
+                tokio::sync::Semaphore::MAX_PERMITS,
+            ),
+            header_timeout: seconds(args.header_timeout),
+            keepalive_timeout: seconds(args.keepalive_timeout),
+            body_timeout: seconds(args.body_timeout),
+            idle_timeout: seconds(args.idle_timeout),
+            drain: Duration::from_secs(args.drain_seconds.min(MAX_SECONDS)),
+            shutdown_timeout: Duration::from_secs(args.shutdown_timeout.min(MAX_SECONDS)),
+            listen: args.listen,
+            auth_token_file: args.auth_token_file,
+            auth_token: args.auth_token,
+            allow_origin: args.allow_origin,
         }
     }
 }

@@ -18,7 +18,7 @@ pub(super) async fn post(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    if !mcp_http::origin_allowed(&headers, &state.args.allow_origin) {
+    if !mcp_http::origin_allowed(&headers, &state.config.allow_origin) {
         return (
             StatusCode::FORBIDDEN,
             [(header::CONTENT_TYPE, "application/json")],

@@ -50,7 +50,9 @@ mod signal;
 mod state;
 mod upload;
 
-pub use config::{LogFormat, Secret, ServeArgs};
+pub use config::{LogFormat, Secret, ServeArgs, defaults};
+
+use config::ServerConfig;
 pub use openapi::openapi_document;
 
 use axum::Router;
@@ -67,10 +69,11 @@ const RESERVED_FDS: u64 = 64;
 /// ```no_run
 /// extract_between_cli::server::main(extract_between_cli::server::ServeArgs::default());
 /// ```
-pub fn main(mut args: ServeArgs) -> ExitCode {
+pub fn main(args: ServeArgs) -> ExitCode {
     config::init_tracing(args.log_format);
     crate::alloc::tune_for_service();
-    fit_open_files(&mut args);
+    let mut config = ServerConfig::new(args);
+    fit_open_files(&mut config);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -82,10 +85,10 @@ pub fn main(mut args: ServeArgs) -> ExitCode {
         }
     };
     let code = runtime.block_on(async move {
-        let listener = match TcpListener::bind(&args.listen).await {
+        let listener = match TcpListener::bind(&config.listen).await {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("extract-between: cannot listen on {}: {e}", args.listen);
+                eprintln!("extract-between: cannot listen on {}: {e}", config.listen);
                 return ExitCode::from(2);
             }
         };
@@ -100,7 +103,7 @@ pub fn main(mut args: ServeArgs) -> ExitCode {
             });
         };
         let addr = listener.local_addr().ok();
-        let app = match prepare(args) {
+        let app = match prepare(config) {
             Ok(app) => app,
             Err(e) => {
                 eprintln!("extract-between: {e}");
@@ -135,7 +138,7 @@ pub fn main(mut args: ServeArgs) -> ExitCode {
 
 /// Raises the open-files limit to its hard limit (as Go's runtime does for every server),
 /// then lowers `--max-connections` to what fits under it.
-fn fit_open_files(args: &mut ServeArgs) {
+fn fit_open_files(config: &mut ServerConfig) {
     let limit = match rlimit::increase_nofile_limit(u64::MAX) {
         Ok(limit) => limit,
         Err(e) => {
@@ -144,13 +147,13 @@ fn fit_open_files(args: &mut ServeArgs) {
         }
     };
     let room = usize::try_from(limit.saturating_sub(RESERVED_FDS).max(1)).unwrap_or(usize::MAX);
-    if args.max_connections > room {
+    if config.max_connections > room {
         tracing::warn!(
             max_connections = room,
             open_files = limit,
             "--max-connections lowered to fit the open-files limit"
         );
-        args.max_connections = room;
+        config.max_connections = room;
     }
 }
 
@@ -162,19 +165,19 @@ struct Prepared {
     shutdown_timeout: Duration,
 }
 
-fn prepare(args: ServeArgs) -> Result<Prepared, String> {
+fn prepare(config: ServerConfig) -> Result<Prepared, String> {
     let limits = conn::ConnLimits {
         deadlines: activity::Deadlines {
-            header: Duration::from_secs(args.header_timeout.max(1)),
-            keepalive: Duration::from_secs(args.keepalive_timeout.max(1)),
+            header: config.header_timeout,
+            keepalive: config.keepalive_timeout,
         },
-        write_stall: Duration::from_secs(args.idle_timeout.max(1)),
-        max_connections: args.max_connections,
+        write_stall: config.idle_timeout,
+        max_connections: config.max_connections,
     };
-    let drain = Duration::from_secs(args.drain_seconds);
-    let shutdown_timeout = Duration::from_secs(args.shutdown_timeout);
+    let drain = config.drain;
+    let shutdown_timeout = config.shutdown_timeout;
     Ok(Prepared {
-        state: state::AppState::new(args)?,
+        state: state::AppState::new(config)?,
         limits,
         drain,
         shutdown_timeout,
@@ -244,7 +247,7 @@ pub async fn serve(
     args: ServeArgs,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    prepare(args)
+    prepare(ServerConfig::new(args))
         .map_err(std::io::Error::other)?
         .run(listener, shutdown)
         .await
@@ -261,5 +264,7 @@ pub async fn serve(
 /// # let _ = app;
 /// ```
 pub fn router(args: ServeArgs) -> Result<Router, String> {
-    Ok(routes::router(state::AppState::new(args)?))
+    Ok(routes::router(state::AppState::new(ServerConfig::new(
+        args,
+    ))?))
 }

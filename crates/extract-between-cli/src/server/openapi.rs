@@ -3,11 +3,14 @@
 //! status each can answer, every limit a client can meet.
 
 use super::ServeArgs;
+use super::config::ServerConfig;
 use super::paths::{
     EXECUTE_PATH, HEALTHZ, LIVEZ, MCP_PATH, METRICS_PATH, OPENAPI_PATH, READYZ, STREAM_PATH,
     TOOL_PATH, TOOLS_PATH,
 };
+use super::protocol::{MAX_HEADER_BYTES, MAX_HEADER_FIELDS, MAX_TARGET_BYTES};
 use crate::card::CARD;
+use extract_between::request::MAX_REQUEST_BYTES;
 use serde_json::{Value, json};
 
 /// The OpenAPI 3.1 document of the service with its default options; request and response
@@ -18,7 +21,7 @@ use serde_json::{Value, json};
 /// assert_eq!(doc["openapi"], "3.1.0");
 /// ```
 pub fn openapi_document() -> Value {
-    document(&ServeArgs::default(), false)
+    document(&ServerConfig::new(ServeArgs::default()), false)
 }
 
 /// An answer with the error envelope.
@@ -35,8 +38,8 @@ fn json_ok(description: &str, schema: Value) -> Value {
     json!({"description": description, "content": {"application/json": {"schema": schema}}})
 }
 
-/// The document for a service started with `args`, with `auth` when it requires tokens.
-pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
+/// The document for a service configured with `config`, with `auth` when it requires tokens.
+pub(super) fn document(config: &ServerConfig, auth: bool) -> Value {
     let card = &*CARD;
     let marker = &card["input_schema"]["properties"]["start"];
     // What any route can answer: refused framings, and the token check where it applies.
@@ -49,11 +52,11 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
         });
         map.insert(
             "414".into(),
-            json!({"description": "uri_too_long: the target is over 32 KiB (the error envelope; over 64 KiB, an empty body)"}),
+            json!({"description": format!("uri_too_long: the target is over {} KiB (the error envelope; over 64 KiB, an empty body)", MAX_TARGET_BYTES / 1024)}),
         );
         map.insert(
             "431".into(),
-            json!({"description": "headers_too_large: over 100 header fields or 16 KiB of them (the error envelope; a head over 64 KiB, an empty body)"}),
+            json!({"description": format!("headers_too_large: over {MAX_HEADER_FIELDS} header fields or {} KiB of them (the error envelope; a head over 64 KiB, an empty body)", MAX_HEADER_BYTES / 1024)}),
         );
         map.insert(
             "501".into(),
@@ -95,7 +98,7 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
                  "schema": {"type": "integer", "minimum": 1, "maximum": u64::MAX}},
                 {"name": "max_match_bytes", "in": "query", "required": false,
                  "description": "The longest match delivered; a longer one ends the answer with match_too_large",
-                 "schema": {"type": "integer", "minimum": 1, "maximum": args.max_match_bytes}}
+                 "schema": {"type": "integer", "minimum": 1, "maximum": config.max_match_bytes}}
             ],
             "requestBody": {"required": false, "description": "The text; an empty or absent body is an empty text",
                 "content": {"text/plain": {"schema": {"type": "string"}}}},
@@ -172,7 +175,7 @@ pub(super) fn document(args: &ServeArgs, auth: bool) -> Value {
                     "200": json_ok("Matches", json!({"$ref": "#/components/schemas/Output"})),
                     "400": err("invalid_input: not the card's input (the field names what)"),
                     "408": err("request_timeout: the body did not arrive within --body-timeout"),
-                    "413": err("payload_too_large: a body over 4 MiB"),
+                    "413": err(&format!("payload_too_large: a body over {} MiB", MAX_REQUEST_BYTES >> 20)),
                     "415": err("unsupported_encoding: a compressed body"),
                     "422": err("unclosed_start_marker: a start marker without its end (offset in UTF-16 units)"),
                     "503": err("overloaded: no slot or no room in the memory budget; retry")

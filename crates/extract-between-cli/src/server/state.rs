@@ -7,13 +7,12 @@
 //! holds a permit per byte of every execute body being received and every answer built and
 //! not yet written; past it, requests get 503.
 
-use super::ServeArgs;
 use super::auth::Auth;
+use super::config::ServerConfig;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::{Metrics, Usage};
 use super::request_id::RequestIds;
 use axum::body::{Body, Bytes};
-use extract_between::request::MAX_REQUEST_BYTES;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -32,7 +31,7 @@ impl std::ops::Deref for AppState {
 
 /// The service's shared parts.
 pub(super) struct Shared {
-    pub(super) args: Arc<ServeArgs>,
+    pub(super) config: Arc<ServerConfig>,
     /// Execute requests being run.
     running: Arc<Semaphore>,
     /// Stream uploads in flight.
@@ -54,27 +53,27 @@ pub(super) struct Shared {
 }
 
 impl AppState {
-    /// The state for `args`.
+    /// The state for `config`.
     ///
     /// # Errors
     ///
     /// The authentication asked for cannot be set up (an unreadable or empty token file).
-    pub(super) fn new(args: ServeArgs) -> Result<AppState, String> {
+    pub(super) fn new(config: ServerConfig) -> Result<AppState, String> {
         let auth = Auth::load(
-            args.auth_token_file.as_deref(),
-            args.auth_token.as_ref().map(super::Secret::expose),
+            config.auth_token_file.as_deref(),
+            config.auth_token.as_ref().map(super::Secret::expose),
         )?
         .map(Arc::new);
-        let budget = budget_bytes(&args);
-        let running = Arc::new(Semaphore::new(args.max_concurrency.max(1)));
-        let streams = Arc::new(Semaphore::new(args.max_streams.max(1)));
+        let budget = config.memory_budget;
+        let running = Arc::new(Semaphore::new(config.max_concurrency));
+        let streams = Arc::new(Semaphore::new(config.max_streams));
         let budget_sem = Arc::new(Semaphore::new(budget));
         let metrics = Metrics::new(Usage {
-            running: (Arc::clone(&running), args.max_concurrency.max(1)),
-            streams: (Arc::clone(&streams), args.max_streams.max(1)),
+            running: (Arc::clone(&running), config.max_concurrency),
+            streams: (Arc::clone(&streams), config.max_streams),
             budget: (Arc::clone(&budget_sem), budget),
         });
-        let openapi = super::openapi::document(&args, auth.is_some()).to_string();
+        let openapi = super::openapi::document(&config, auth.is_some()).to_string();
         Ok(AppState(Arc::new(Shared {
             running,
             streams,
@@ -85,7 +84,7 @@ impl AppState {
             metrics: Arc::new(metrics),
             auth,
             openapi: openapi.into(),
-            args: Arc::new(args),
+            config: Arc::new(config),
         })))
     }
 
@@ -142,12 +141,4 @@ impl AsRef<[u8]> for Budgeted {
 /// A refusal for want of room: 503 `overloaded`, with why.
 pub(super) fn overloaded(why: &'static str) -> ApiError {
     ApiError::new(ErrorCode::Overloaded, why)
-}
-
-/// The budget in bytes: `--max-memory-mib`, never less than one largest body (else a valid
-/// request could never be served), nor more than a semaphore holds.
-fn budget_bytes(args: &ServeArgs) -> usize {
-    args.max_memory_mib
-        .saturating_mul(1024 * 1024)
-        .clamp(MAX_REQUEST_BYTES, Semaphore::MAX_PERMITS)
 }

@@ -34,7 +34,7 @@ pub(super) async fn stream_upload(
     if let Some(refused) = unsupported_encoding(&headers) {
         return refused.into_response();
     }
-    let query = match parse_stream_query(query.as_deref(), state.args.max_match_bytes) {
+    let query = match parse_stream_query(query.as_deref(), state.config.max_match_bytes) {
         Ok(q) => q,
         Err((field, message)) => {
             return ApiError::new(ErrorCode::InvalidInput, message)
@@ -49,7 +49,7 @@ pub(super) async fn stream_upload(
     let (scanned, matched) = state.metrics.route_counters(STREAM_PATH);
     let mut source = IdleTimeout::new(
         body.into_data_stream(),
-        Duration::from_secs(state.args.idle_timeout.max(1)),
+        state.config.idle_timeout,
         scanned,
         Arc::clone(&state.deadline),
     )
