@@ -7,6 +7,8 @@
 //! is installed (`.ci/run` installs it and sets `EXTRACT_BETWEEN_REQUIRE_RG=1`), the same
 //! command is also run through ripgrep and the outputs must agree.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -67,14 +69,11 @@ fn ours(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn rg_available() -> bool {
-    let found = Command::new("rg")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found && std::env::var_os("EXTRACT_BETWEEN_REQUIRE_RG").is_some() {
-        panic!("ripgrep is not installed (apt-get install ripgrep)");
-    }
-    found
+    common::process::tool_available(
+        Command::new("rg").arg("--version"),
+        "EXTRACT_BETWEEN_REQUIRE_RG",
+        "apt-get install ripgrep",
+    )
 }
 
 fn sorted_lines(bytes: &[u8]) -> Vec<String> {

@@ -9,6 +9,7 @@
 mod common;
 
 use common::http::{Server, TOOL};
+use common::process::poll_until;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -20,6 +21,7 @@ const CLIENTS: usize = 8;
 const BODY: &str = r#"{"text":"a[one]b[two]c","start":"[","end":"]"}"#;
 const ANSWER: &str = r#"{"matches":["one","two"],"truncated":false}"#;
 
+/// A free port for HAProxy's front, which cannot announce a port it picked itself.
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -29,16 +31,11 @@ fn free_port() -> u16 {
 }
 
 fn haproxy_available() -> bool {
-    let found = Command::new("haproxy")
-        .arg("-v")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found && std::env::var_os("EXTRACT_BETWEEN_REQUIRE_HAPROXY").is_some() {
-        panic!("haproxy is not installed (apt-get install haproxy)");
-    }
-    found
+    common::process::tool_available(
+        Command::new("haproxy").arg("-v"),
+        "EXTRACT_BETWEEN_REQUIRE_HAPROXY",
+        "apt-get install haproxy",
+    )
 }
 
 struct Haproxy(Child);
@@ -136,8 +133,9 @@ fn restarting_each_instance_behind_haproxy_loses_no_request() {
         eprintln!("skipped: haproxy is not installed");
         return;
     }
-    let ports = [free_port(), free_port()];
-    let mut instances = [instance(ports[0]), instance(ports[1])];
+    // Each instance picks its port and announces it; a restart binds the same one again.
+    let mut instances = [instance(0), instance(0)];
+    let ports = [instances[0].addr.port(), instances[1].addr.port()];
     let front = free_port();
     let dir = std::env::temp_dir().join(format!("eb-haproxy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -171,7 +169,6 @@ fn restarting_each_instance_behind_haproxy_loses_no_request() {
         assert!(Instant::now() < deadline, "HAProxy never answered");
         std::thread::sleep(Duration::from_millis(100));
     }
-    std::thread::sleep(Duration::from_secs(1));
 
     let stop = Arc::new(AtomicBool::new(false));
     let (ok, failed) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
@@ -212,7 +209,14 @@ fn restarting_each_instance_behind_haproxy_loses_no_request() {
         })
         .collect();
 
-    std::thread::sleep(Duration::from_secs(1));
+    // Traffic flows through both instances before the first restart.
+    let flowing = poll_until(Duration::from_secs(15), || {
+        instances.iter().all(|s| executed(s) > 0).then_some(())
+    });
+    assert!(
+        flowing.is_some(),
+        "HAProxy never sent traffic to both instances"
+    );
     for (i, port) in ports.into_iter().enumerate() {
         let before = ok.load(Ordering::Relaxed);
         instances[i].sigterm();
@@ -221,8 +225,14 @@ fn restarting_each_instance_behind_haproxy_loses_no_request() {
             .expect("the instance exits after its drain");
         assert!(status.success(), "instance {i} exited with {status:?}");
         instances[i] = instance(port);
-        // HAProxy's rise checks (2 × 200 ms), then some traffic for the new instance.
-        std::thread::sleep(Duration::from_secs(2));
+        // HAProxy's rise checks (2 × 200 ms), then traffic for the new instance.
+        let served = poll_until(Duration::from_secs(15), || {
+            (executed(&instances[i]) > 0).then_some(())
+        });
+        assert!(
+            served.is_some(),
+            "restarted instance {i} was never sent traffic"
+        );
         assert!(
             ok.load(Ordering::Relaxed) > before,
             "no request answered while instance {i} restarted"

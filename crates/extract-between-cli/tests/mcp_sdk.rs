@@ -13,16 +13,14 @@ use std::process::Command;
 
 fn python() -> Option<String> {
     let python = std::env::var("EXTRACT_BETWEEN_MCP_PYTHON").unwrap_or_else(|_| "python3".into());
-    let found = Command::new(&python)
-        .args([
+    let found = common::process::tool_available(
+        Command::new(&python).args([
             "-c",
             "import mcp, importlib.metadata as m; assert m.version('mcp') == '2.3.0'",
-        ])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found && std::env::var_os("EXTRACT_BETWEEN_REQUIRE_MCP_SDK").is_some() {
-        panic!("{python} has no mcp 2.3.0 (pip install mcp==2.3.0)");
-    }
+        ]),
+        "EXTRACT_BETWEEN_REQUIRE_MCP_SDK",
+        "pip install mcp==2.3.0",
+    );
     found.then_some(python)
 }
 

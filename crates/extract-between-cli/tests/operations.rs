@@ -171,13 +171,16 @@ fn timeouts_are_counted_as_rejections() {
     let (_upload, _reader) = open_upload(&server, &format!("{STREAM}?start=a&end=b"), b"x");
     let mut buf = [0u8; 1];
     let _ = silent.read(&mut buf);
-    std::thread::sleep(Duration::from_millis(1500));
-    let text = metrics_of(&server, None);
-    assert_eq!(
-        metric(&text, "extract_between_rejected_total{reason=\"timeout\"}"),
-        2.0,
-        "{text}"
-    );
+    let timeouts = || {
+        let text = metrics_of(&server, None);
+        metric(&text, "extract_between_rejected_total{reason=\"timeout\"}")
+    };
+    let counted = common::process::poll_until(Duration::from_secs(10), || {
+        (timeouts() >= 2.0).then_some(())
+    });
+    assert!(counted.is_some(), "{}", metrics_of(&server, None));
+    // Each is counted once.
+    assert_eq!(timeouts(), 2.0, "{}", metrics_of(&server, None));
 }
 
 fn has_close(r: &Response) -> bool {
@@ -202,7 +205,10 @@ fn sigterm_fails_readiness_at_once_and_drain_answers_close_their_connections() {
     assert!(!has_close(&before), "{before:?}");
     let signalled = Instant::now();
     server.sigterm();
-    std::thread::sleep(Duration::from_millis(200));
+    let draining = common::process::poll_until(Duration::from_secs(5), || {
+        (get(&server, "/readyz").status == 503).then_some(())
+    });
+    assert!(draining.is_some(), "/readyz never failed after SIGTERM");
     // Still serving, on the old connection and on new ones; every answer closes.
     let during = keepalive_request(&mut kept, "/readyz");
     assert_eq!(during.status, 503);
@@ -225,9 +231,13 @@ fn after_the_drain_in_flight_uploads_finish_before_the_exit() {
     let mut server = Server::start(&["--drain-seconds", "1", "--shutdown-timeout", "20"]);
     let (mut s, mut reader) = open_upload(&server, &format!("{STREAM}?start=%5B&end=%5D"), b"[a]");
     server.sigterm();
-    std::thread::sleep(Duration::from_millis(1500));
     // Past the drain: the listener is closed, the upload goes on.
-    assert!(std::net::TcpStream::connect(server.addr).is_err());
+    let closed = common::process::poll_until(Duration::from_secs(10), || {
+        std::net::TcpStream::connect(server.addr)
+            .is_err()
+            .then_some(())
+    });
+    assert!(closed.is_some(), "the listener stayed open past the drain");
     assert!(server.child.try_wait().unwrap().is_none());
     write_chunk(&mut s, b"[b]").unwrap();
     write_chunk(&mut s, b"").unwrap();

@@ -10,6 +10,8 @@
 //! venv the test is skipped, unless `EXTRACT_BETWEEN_REQUIRE_PYTHON` is set (`.ci/run` sets
 //! it), which makes that a failure. The venv lives in cargo's target directory and is reused.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -40,16 +42,12 @@ fn venv() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-venv");
     let bin = dir.join("bin/python");
     let made = bin.exists()
-        || Command::new(&python)
-            .args(["-m", "venv"])
-            .arg(&dir)
-            .output()
-            .is_ok_and(|o| o.status.success());
-    if !made {
-        assert!(
-            std::env::var_os("EXTRACT_BETWEEN_REQUIRE_PYTHON").is_none(),
-            "{python} -m venv failed, and EXTRACT_BETWEEN_REQUIRE_PYTHON is set"
+        || common::process::tool_available(
+            Command::new(&python).args(["-m", "venv"]).arg(&dir),
+            "EXTRACT_BETWEEN_REQUIRE_PYTHON",
+            "a Python 3.9 or newer with venv",
         );
+    if !made {
         return None;
     }
     Some(bin)

@@ -19,6 +19,11 @@ pub fn poll_until<T>(deadline: Duration, mut check: impl FnMut() -> Option<T>) -
     }
 }
 
+/// Whether `check` holds within `deadline`, asked every few milliseconds.
+pub fn eventually(deadline: Duration, mut check: impl FnMut() -> bool) -> bool {
+    poll_until(deadline, || check().then_some(())).is_some()
+}
+
 /// A `/proc/PID/status` field in KiB (`VmHWM`, `VmRSS`), or `None` once the process is gone.
 pub fn status_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -52,4 +57,27 @@ pub fn blocked_reading(pid: u32, fd: u32) -> bool {
         let mut fields = s.split_whitespace();
         fields.next() == Some(read) && fields.next() == Some(format!("{fd:#x}").as_str())
     })
+}
+
+/// Whether a tool a test drives is here (`probe` runs it and exits 0). Absent, the test is
+/// skipped, unless the variable `require` is set (CI sets it), which makes the absence a
+/// failure that says how to install it.
+pub fn tool_available(probe: &mut std::process::Command, require: &str, install: &str) -> bool {
+    let found = probe
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        found || std::env::var_os(require).is_none(),
+        "{:?} is not available and {require} is set ({install})",
+        probe.get_program()
+    );
+    if !found {
+        eprintln!(
+            "skipped: {:?} is not available ({install})",
+            probe.get_program()
+        );
+    }
+    found
 }
