@@ -25,7 +25,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use stdio::write_stdout;
+use stdio::{Exit, complain, write_stdout};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -200,7 +200,7 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Card) => match write_stdout(CARD_JSON.as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(()) => ExitCode::from(2),
+            Err(()) => Exit::Error.into(),
         },
         Some(Command::Mcp) => mcp(),
         Some(Command::Serve(args)) => crate::server::main(args),
@@ -221,8 +221,8 @@ fn tool(path: Option<PathBuf>) -> ExitCode {
     };
     if let Err(e) = read {
         let name = path.map_or("standard input".into(), |p| p.display().to_string());
-        eprintln!("extract-between: {name}: {e}");
-        return ExitCode::from(2);
+        complain(format_args!("{name}: {e}"));
+        return Exit::Error.into();
     }
     let (body, code) = if body.len() > MAX_REQUEST_BYTES {
         (payload_too_large_body(), 2)
@@ -232,7 +232,7 @@ fn tool(path: Option<PathBuf>) -> ExitCode {
     };
     match write_stdout(format!("{body}\n").as_bytes()) {
         Ok(()) => ExitCode::from(code),
-        Err(()) => ExitCode::from(2),
+        Err(()) => Exit::Error.into(),
     }
 }
 
@@ -246,22 +246,22 @@ fn mcp() -> ExitCode {
         // The client went away: a normal end, as for the CLI's output to a closed pipe.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("extract-between: mcp: {e}");
-            ExitCode::from(2)
+            complain(format_args!("mcp: {e}"));
+            Exit::Error.into()
         }
     }
 }
 
 fn stream(args: StreamArgs) -> ExitCode {
     let (Some(start), Some(end)) = (args.start, args.end) else {
-        eprintln!("extract-between: both -s/--start and -e/--end are required");
-        return ExitCode::from(2);
+        complain("both -s/--start and -e/--end are required");
+        return Exit::Error.into();
     };
     let markers = match Markers::new(start, end) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("extract-between: {e}");
-            return ExitCode::from(2);
+            complain(e);
+            return Exit::Error.into();
         }
     };
     let format = if args.json_lines {
@@ -296,14 +296,14 @@ fn stream(args: StreamArgs) -> ExitCode {
     let globs = match search::globs(&args.globs) {
         Ok(globs) => globs,
         Err(e) => {
-            eprintln!("extract-between: {e}");
-            return ExitCode::from(2);
+            complain(e);
+            return Exit::Error.into();
         }
     };
     let sort = args.sort.is_some();
     // No bars while files are searched side by side.
     let progress = if any_dir && threads > 1 && !sort {
-        None
+        search::Progress::Off
     } else {
         search::progress_choice(args.progress, args.no_progress)
     };
@@ -325,5 +325,5 @@ fn stream(args: StreamArgs) -> ExitCode {
             sort,
         },
     });
-    search::run(&search, &files)
+    search::run(&search, &files).into()
 }

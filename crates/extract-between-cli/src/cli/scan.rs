@@ -1,6 +1,7 @@
 //! Searching one input: the sink that writes each match as it closes (or counts it), the
 //! read loop that feeds the scanner, and how a failure is reported.
 
+use super::stdio::complain;
 use core::ops::ControlFlow;
 use extract_between::request;
 use extract_between::{Capped, Markers, Pos, ScanError, Scanner, Sink};
@@ -27,6 +28,14 @@ impl Format {
     }
 }
 
+/// Whether an input that looks binary (a NUL byte in its first block, as ripgrep decides)
+/// is searched: a file named on the command line is; one found by walking a tree is not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Binary {
+    Search,
+    Skip,
+}
+
 /// Why streaming one input stopped with an error.
 pub(super) enum Failure {
     Scan(ScanError),
@@ -37,24 +46,77 @@ pub(super) enum Failure {
 
 /// Gathers each match's content and writes it to the output when the match closes.
 pub(super) struct Writer<'a, W: Write> {
-    pub(super) out: &'a mut W,
-    pub(super) format: Format,
+    out: &'a mut W,
+    format: Format,
     /// The input's name as the system holds it (`-` for standard input).
-    pub(super) file: &'a [u8],
+    file: &'a [u8],
     /// `PATH:` before each match (with a directory or several files), or nothing.
-    pub(super) prefix: &'a [u8],
-    pub(super) max_match_bytes: usize,
-    pub(super) content: Vec<u8>,
+    prefix: &'a [u8],
+    max_match_bytes: usize,
+    content: Vec<u8>,
     /// The JSON line being written (`--json-lines`), reused.
-    pub(super) line: Vec<u8>,
+    line: Vec<u8>,
     /// `,"file":` and the input's name as JSON, made for the first line.
-    pub(super) file_json: Vec<u8>,
-    pub(super) start: Pos,
-    pub(super) printed: u64,
-    pub(super) failure: Option<Failure>,
+    file_json: Vec<u8>,
+    start: Pos,
+    printed: u64,
+    failure: Option<Failure>,
 }
 
-impl<W: Write> Writer<'_, W> {
+impl<'a, W: Write> Writer<'a, W> {
+    /// A writer of one input's matches to `out`; `content` is a buffer to reuse for a match
+    /// split across reads (given back by [`Writer::into_content`]).
+    pub(super) fn new(
+        out: &'a mut W,
+        format: Format,
+        file: &'a [u8],
+        prefix: &'a [u8],
+        max_match_bytes: usize,
+        content: Vec<u8>,
+    ) -> Writer<'a, W> {
+        Writer {
+            out,
+            format,
+            file,
+            prefix,
+            max_match_bytes,
+            content,
+            line: Vec::new(),
+            file_json: Vec::new(),
+            start: Pos::default(),
+            printed: 0,
+            failure: None,
+        }
+    }
+
+    /// The matches written (or counted) so far.
+    pub(super) fn printed(&self) -> u64 {
+        self.printed
+    }
+
+    /// The content buffer, for the next input.
+    pub(super) fn into_content(self) -> Vec<u8> {
+        self.content
+    }
+
+    /// The line that ends an input's output: its count (`-c`, after the `PATH:` prefix
+    /// when names are shown), or its name (`-l`, when it has a match; NUL-ended with `-0`).
+    pub(super) fn summary(&mut self, name: &[u8], null_names: bool) -> io::Result<()> {
+        match self.format {
+            Format::Count => {
+                let mut line = self.prefix.to_vec();
+                line.extend_from_slice(self.printed.to_string().as_bytes());
+                line.push(b'\n');
+                self.out.write_all(&line)
+            }
+            Format::Files if self.printed > 0 => {
+                let end: &[u8] = if null_names { b"\0" } else { b"\n" };
+                self.out.write_all(&[name, end].concat())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Writes one match: `content`, which starts at `start` and ends at `end`.
     fn write_match(&mut self, content: &[u8], start: Pos, end: Pos) -> io::Result<()> {
         match self.format {
@@ -164,31 +226,31 @@ pub(super) fn report(label: &str, failure: Failure, utf16: bool) {
     };
     match failure {
         Failure::Scan(ScanError::Unclosed { marker }) => {
-            eprintln!(
-                "extract-between: {label}: unclosed start marker at {}",
+            complain(format_args!(
+                "{label}: unclosed start marker at {}",
                 at(marker)
-            );
+            ));
         }
-        Failure::Scan(e) => eprintln!("extract-between: {label}: {e}"),
-        Failure::MatchTooLarge(p, max) => eprintln!(
-            "extract-between: {label}: match_too_large: the match starting at {} is longer than {max} bytes (--max-match-bytes)",
+        Failure::Scan(e) => complain(format_args!("{label}: {e}")),
+        Failure::MatchTooLarge(p, max) => complain(format_args!(
+            "{label}: match_too_large: the match starting at {} is longer than {max} bytes (--max-match-bytes)",
             at(p)
-        ),
-        Failure::Read(e) => eprintln!("extract-between: {label}: read error: {e}"),
-        Failure::Write(e) => eprintln!("extract-between: writing output: {e}"),
+        )),
+        Failure::Read(e) => complain(format_args!("{label}: read error: {e}")),
+        Failure::Write(e) => complain(format_args!("writing output: {e}")),
     }
 }
 
 /// Streams one input into the writer; the first failure ends it (after every match
-/// completed before it was written). With `skip_binary`, an input whose first block holds
-/// a NUL byte is not searched (as ripgrep decides): `Ok(false)`.
+/// completed before it was written). With [`Binary::Skip`], an input whose first block holds
+/// a NUL byte is not searched: `Ok(false)`.
 pub(super) fn run_one<W: Write>(
     markers: &Markers,
     mut reader: impl Read,
     buf: &mut [u8],
     sink: &mut Capped<&mut Writer<'_, W>>,
     bar: Option<&indicatif::ProgressBar>,
-    skip_binary: bool,
+    binary: Binary,
 ) -> Result<bool, Failure> {
     let mut scanner = Scanner::new(markers);
     let mut first = true;
@@ -199,7 +261,10 @@ pub(super) fn run_one<W: Write>(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         };
-        if std::mem::take(&mut first) && skip_binary && memchr::memchr(0, &buf[..n]).is_some() {
+        if std::mem::take(&mut first)
+            && binary == Binary::Skip
+            && memchr::memchr(0, &buf[..n]).is_some()
+        {
             return Ok(false);
         }
         if let Some(bar) = bar {

@@ -12,13 +12,13 @@
 
 use super::input::{Input, open, open_walked};
 use super::progress::progress_bar;
-use super::scan::{Failure, Format, READ_CHUNK, Writer, report, run_one};
-use extract_between::{Capped, Markers, Pos};
+use super::scan::{Binary, Failure, Format, READ_CHUNK, Writer, report, run_one};
+use super::stdio::{Exit, complain};
+use extract_between::{Capped, Markers};
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// A file's output held back before its worker takes standard output for itself.
 pub(super) const GROUP_BYTES: usize = 256 * 1024;
@@ -33,8 +33,18 @@ pub(super) struct Settings {
     pub(super) with_filename: bool,
     /// `-l` names end with NUL (`-0`) instead of a newline.
     pub(super) null_names: bool,
-    pub(super) progress: Option<bool>,
+    pub(super) progress: Progress,
     pub(super) walk: WalkOptions,
+}
+
+/// Whether a file's search draws a progress bar on stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Progress {
+    Off,
+    /// Drawn because stderr is a terminal.
+    OnTerminal,
+    /// Drawn because `--progress` asked, terminal or not.
+    Forced,
 }
 
 /// What every search shares: the settings, and how the run is going.
@@ -42,9 +52,9 @@ pub(super) struct Search {
     settings: Settings,
     any_match: AtomicBool,
     any_error: AtomicBool,
-    /// Set when the run must end now, with this exit code (a closed or failed output, or
-    /// `-q`'s first match); 0 while it goes on.
-    stop: AtomicU8,
+    /// Set once, when the run must end now with this status (a closed or failed output, or
+    /// `-q`'s first match).
+    stop: OnceLock<Exit>,
 }
 
 /// How directories are walked (flags named as ripgrep names them).
@@ -60,51 +70,51 @@ pub(super) struct WalkOptions {
     pub(super) sort: bool,
 }
 
-/// Stop codes: `STOP_DONE` is exit 0 (`-q` found a match, or `| head` closed the pipe after
-/// one), the others their exit code plus one.
-const RUNNING: u8 = 0;
-
 impl Search {
     pub(super) fn new(settings: Settings) -> Search {
         Search {
             settings,
             any_match: AtomicBool::new(false),
             any_error: AtomicBool::new(false),
-            stop: AtomicU8::new(RUNNING),
+            stop: OnceLock::new(),
         }
     }
 
     fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) != RUNNING
+        self.stop.get().is_some()
     }
 
-    fn stop_with(&self, code: u8) {
-        let _ = self
-            .stop
-            .compare_exchange(RUNNING, code + 1, Ordering::Relaxed, Ordering::Relaxed);
+    /// Ends the run with `exit`, unless it already ended.
+    fn stop_with(&self, exit: Exit) {
+        let _ = self.stop.set(exit);
     }
 
-    /// The exit status: grep's (0 a match, 1 none, 2 any error), or the stop's.
-    fn exit_code(&self) -> ExitCode {
-        match self.stop.load(Ordering::Relaxed) {
-            RUNNING => ExitCode::from(if self.any_error.load(Ordering::Relaxed) {
-                2
-            } else if self.any_match.load(Ordering::Relaxed) {
-                0
-            } else {
-                1
-            }),
-            code => ExitCode::from(code - 1),
+    /// Says what went wrong with one input; the run goes on, and exits 2.
+    fn error(&self, what: impl std::fmt::Display) {
+        complain(what);
+        self.any_error.store(true, Ordering::Relaxed);
+    }
+
+    /// The exit status: grep's (a match, none, any error), or the stop's.
+    fn exit(&self) -> Exit {
+        match self.stop.get() {
+            Some(&exit) => exit,
+            None if self.any_error.load(Ordering::Relaxed) => Exit::Error,
+            None => self.found(),
         }
     }
 
-    /// The exit status when the reader of our output went away: as grep, quietly.
-    fn closed_pipe(&self) {
-        self.stop_with(if self.any_match.load(Ordering::Relaxed) {
-            0
+    fn found(&self) -> Exit {
+        if self.any_match.load(Ordering::Relaxed) {
+            Exit::Match
         } else {
-            1
-        });
+            Exit::NoMatch
+        }
+    }
+
+    /// The reader of our output went away: end quietly, as grep does.
+    fn closed_pipe(&self) {
+        self.stop_with(self.found());
     }
 }
 
@@ -124,14 +134,14 @@ impl Buffers {
 }
 
 /// Searches every input; returns the exit status.
-pub(super) fn run(search: &Search, files: &[PathBuf]) -> ExitCode {
+pub(super) fn run(search: &Search, files: &[PathBuf]) -> Exit {
     let stdout = Mutex::new(BufWriter::with_capacity(128 * 1024, io::stdout()));
     let dirs = files.iter().any(|p| p.as_os_str() != "-" && p.is_dir());
     if dirs && search.settings.walk.threads > 1 && !search.settings.walk.sort {
         // Standard input first, then the rest in parallel.
         for path in files.iter().filter(|p| p.as_os_str() == "-") {
             let mut out = lock(&stdout);
-            search_path(search, path, false, &mut *out, &mut Buffers::new());
+            search_path(search, path, Binary::Search, &mut *out, &mut Buffers::new());
         }
         parallel(search, files, &stdout);
     } else {
@@ -146,12 +156,12 @@ pub(super) fn run(search: &Search, files: &[PathBuf]) -> ExitCode {
                     if search.stopped() {
                         break;
                     }
-                    if let Some((path, explicit)) = searchable(search, entry) {
-                        search_path(search, &path, !explicit, &mut *out, &mut buffers);
+                    if let Some((path, binary)) = searchable(search, entry) {
+                        search_path(search, &path, binary, &mut *out, &mut buffers);
                     }
                 }
             } else {
-                search_path(search, path, false, &mut *out, &mut buffers);
+                search_path(search, path, Binary::Search, &mut *out, &mut buffers);
             }
         }
     }
@@ -160,7 +170,7 @@ pub(super) fn run(search: &Search, files: &[PathBuf]) -> ExitCode {
     {
         write_failed(search, e);
     }
-    search.exit_code()
+    search.exit()
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -217,22 +227,22 @@ fn walker(search: &Search, roots: &[PathBuf]) -> ignore::WalkBuilder {
     builder
 }
 
-/// A walked entry to search: its path, and whether it was named on the command line (then
-/// it is searched even if it looks binary). Walk errors are reported here.
+/// A walked entry to search: its path, and whether a binary file is searched (only when
+/// it was named on the command line). Walk errors are reported here.
 fn searchable(
     search: &Search,
     entry: Result<ignore::DirEntry, ignore::Error>,
-) -> Option<(PathBuf, bool)> {
+) -> Option<(PathBuf, Binary)> {
     match entry {
         Ok(entry) => {
-            let explicit = entry.depth() == 0;
-            let is_file = entry.file_type().is_some_and(|t| t.is_file())
-                || (explicit && entry.path().is_file());
-            is_file.then(|| (entry.into_path(), explicit))
+            let named = entry.depth() == 0;
+            let is_file =
+                entry.file_type().is_some_and(|t| t.is_file()) || (named && entry.path().is_file());
+            let binary = if named { Binary::Search } else { Binary::Skip };
+            is_file.then(|| (entry.into_path(), binary))
         }
         Err(e) => {
-            eprintln!("extract-between: {e}");
-            search.any_error.store(true, Ordering::Relaxed);
+            search.error(e);
             None
         }
     }
@@ -254,14 +264,14 @@ fn parallel(search: &Search, files: &[PathBuf], stdout: &Mutex<BufWriter<Stdout>
             if search.stopped() {
                 return ignore::WalkState::Quit;
             }
-            if let Some((path, explicit)) = searchable(search, entry) {
+            if let Some((path, binary)) = searchable(search, entry) {
                 // Made per file: a worker holds standard output only within one file.
                 let mut grouped = Grouped {
                     shared: stdout,
                     buf: std::mem::take(&mut held_back),
                     held: None,
                 };
-                search_path(search, &path, !explicit, &mut grouped, &mut buffers);
+                search_path(search, &path, binary, &mut grouped, &mut buffers);
                 if let Err(e) = grouped.finish() {
                     write_failed(search, e);
                 }
@@ -325,8 +335,8 @@ fn write_failed(search: &Search, e: io::Error) {
         // The reader went away (`| head`): end quietly, as grep and ripgrep do.
         search.closed_pipe();
     } else if !search.stopped() {
-        eprintln!("extract-between: writing output: {e}");
-        search.stop_with(2);
+        complain(format_args!("writing output: {e}"));
+        search.stop_with(Exit::Error);
     }
 }
 
@@ -334,31 +344,25 @@ fn write_failed(search: &Search, e: io::Error) {
 fn search_path<W: Write>(
     search: &Search,
     path: &Path,
-    skip_binary: bool,
+    binary: Binary,
     out: &mut W,
     buffers: &mut Buffers,
 ) {
-    // A walked file (found, not named) is known to be a file.
-    let opened = if skip_binary {
-        open_walked(path)
-    } else {
-        open(path)
+    // A walked file (found, not named: binary files skipped) is known to be a file.
+    let opened = match binary {
+        Binary::Skip => open_walked(path),
+        Binary::Search => open(path),
     };
-    let input = match opened {
-        Ok(i) => i,
-        Err(e) => {
-            eprintln!("extract-between: {}: {e}", path.display());
-            search.any_error.store(true, Ordering::Relaxed);
-            return;
-        }
-    };
-    search_input(search, input, skip_binary, out, buffers);
+    match opened {
+        Ok(input) => search_input(search, input, binary, out, buffers),
+        Err(e) => search.error(format_args!("{}: {e}", path.display())),
+    }
 }
 
 fn search_input<W: Write>(
     search: &Search,
     input: Input,
-    skip_binary: bool,
+    binary: Binary,
     out: &mut W,
     buffers: &mut Buffers,
 ) {
@@ -379,22 +383,18 @@ fn search_input<W: Write>(
         Vec::new()
     };
     let bar = match (input.size, search.settings.progress) {
-        (Some(size), Some(forced)) => Some(progress_bar(size, forced)),
+        (Some(size), Progress::Forced) => Some(progress_bar(size, true)),
+        (Some(size), Progress::OnTerminal) => Some(progress_bar(size, false)),
         _ => None,
     };
-    let mut writer = Writer {
+    let mut writer = Writer::new(
         out,
-        format: search.settings.format,
-        file: &input.bytes,
-        prefix: &prefix,
-        max_match_bytes: search.settings.max_match_bytes,
-        content: std::mem::take(&mut buffers.content),
-        line: Vec::new(),
-        file_json: Vec::new(),
-        start: Pos::default(),
-        printed: 0,
-        failure: None,
-    };
+        search.settings.format,
+        &input.bytes,
+        &prefix,
+        search.settings.max_match_bytes,
+        std::mem::take(&mut buffers.content),
+    );
     let mut sink = Capped::new(&mut writer, search.settings.max_matches);
     let result = run_one(
         &search.settings.markers,
@@ -402,55 +402,39 @@ fn search_input<W: Write>(
         &mut buffers.read,
         &mut sink,
         bar.as_ref(),
-        skip_binary,
+        binary,
     );
     let truncated = sink.truncated();
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    buffers.content = std::mem::take(&mut writer.content);
-    if writer.printed > 0 {
+    if writer.printed() > 0 {
         search.any_match.store(true, Ordering::Relaxed);
         if search.settings.format == Format::Quiet {
             // As grep -q: a match is the answer, whatever failed before it.
-            search.stop_with(0);
+            search.stop_with(Exit::Match);
             return;
         }
     }
     // The count of the matches completed before any failure, as the other formats print
     // those matches (a failed write has nowhere to go); `-l` names a file with a match.
-    let summary = match (&result, search.settings.format) {
-        (Err(Failure::Write(_)) | Ok(false), _) => None,
-        (_, Format::Count) if search.settings.with_filename => {
-            Some([&prefix[..], format!("{}\n", writer.printed).as_bytes()].concat())
-        }
-        (_, Format::Count) => Some(format!("{}\n", writer.printed).into_bytes()),
-        (_, Format::Files) if writer.printed > 0 => {
-            let end: &[u8] = if search.settings.null_names {
-                b"\0"
-            } else {
-                b"\n"
-            };
-            Some([shown, end].concat())
-        }
-        _ => None,
-    };
-    let result = match summary {
-        Some(line) => writer
-            .out
-            .write_all(&line)
+    let result = match result {
+        done @ (Ok(true)
+        | Err(Failure::Scan(_) | Failure::MatchTooLarge(..) | Failure::Read(_))) => writer
+            .summary(shown, search.settings.null_names)
             .map_err(Failure::Write)
-            .and(result),
-        None => result,
+            .and(done),
+        other => other,
     };
+    let printed = writer.printed();
+    buffers.content = writer.into_content();
     match result {
         Ok(_) => {
             if truncated {
-                let n = writer.printed;
-                let matches = if n == 1 { "match" } else { "matches" };
-                eprintln!(
-                    "extract-between: {label}: output truncated after {n} {matches} (--max-matches); more follow"
-                );
+                let matches = if printed == 1 { "match" } else { "matches" };
+                complain(format_args!(
+                    "{label}: output truncated after {printed} {matches} (--max-matches); more follow"
+                ));
             }
         }
         Err(Failure::Write(e)) => write_failed(search, e),
@@ -461,7 +445,16 @@ fn search_input<W: Write>(
     }
 }
 
-/// Whether a progress bar is shown: `Some(forced)` for files of known size.
-pub(super) fn progress_choice(progress: bool, no_progress: bool) -> Option<bool> {
-    (!no_progress && (progress || io::stderr().is_terminal())).then_some(progress)
+/// Whether files of known size get a progress bar: `--progress`, `--no-progress`, or
+/// when stderr is a terminal.
+pub(super) fn progress_choice(progress: bool, no_progress: bool) -> Progress {
+    if no_progress {
+        Progress::Off
+    } else if progress {
+        Progress::Forced
+    } else if io::stderr().is_terminal() {
+        Progress::OnTerminal
+    } else {
+        Progress::Off
+    }
 }

@@ -10,17 +10,44 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+/// How a run ends, as grep's exit status says it (tool mode uses the same numbers: output,
+/// unclosed start marker, invalid input).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Exit {
+    /// 0: a match (or, for other commands, success).
+    Match,
+    /// 1: no match.
+    NoMatch,
+    /// 2: an error.
+    Error,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(match exit {
+            Exit::Match => 0,
+            Exit::NoMatch => 1,
+            Exit::Error => 2,
+        })
+    }
+}
+
+/// Says what went wrong on stderr, as every message of the CLI is said.
+pub(super) fn complain(what: impl std::fmt::Display) {
+    eprintln!("extract-between: {what}");
+}
+
 /// Ends a run whose arguments clap did not accept, or that asked for `--help` or
 /// `--version`: clap's text, and exit 2 when it could not be written.
 pub(super) fn clap_exit(e: &clap::Error) -> ExitCode {
     let printed = e.print();
     if e.use_stderr() {
-        return ExitCode::from(2);
+        return Exit::Error.into();
     }
     match printed.and_then(|()| io::stdout().flush()) {
         Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
-            eprintln!("extract-between: writing output: {err}");
-            ExitCode::from(2)
+            complain(format_args!("writing output: {err}"));
+            Exit::Error.into()
         }
         _ => ExitCode::SUCCESS,
     }
@@ -33,7 +60,7 @@ pub(super) fn write_stdout(bytes: &[u8]) -> Result<(), ()> {
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            eprintln!("extract-between: writing output: {e}");
+            complain(format_args!("writing output: {e}"));
             Err(())
         }
         _ => Ok(()),
