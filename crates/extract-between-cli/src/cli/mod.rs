@@ -12,6 +12,7 @@
 use extract_between::Markers;
 use extract_between::card::CARD_JSON;
 use extract_between::request::{self, MAX_REQUEST_BYTES, payload_too_large_body};
+mod generate;
 mod input;
 mod progress;
 mod scan;
@@ -87,6 +88,16 @@ enum Command {
     Mcp,
     /// Run the HTTP service.
     Serve(crate::server::ServeArgs),
+    /// Print a completion script for SHELL (bash, zsh, fish, powershell, elvish).
+    ///
+    /// bash: `extract-between completions bash > /etc/bash_completion.d/extract-between`
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `extract-between man | man -l -`.
+    Man,
 }
 
 #[derive(Debug, Args)]
@@ -109,8 +120,9 @@ struct StreamArgs {
         allow_hyphen_values = true
     )]
     end: Option<String>,
-    /// Files and directories to read; each file is its own text. Standard input when none
-    /// or `-`.
+    /// Files and directories to read; each file is its own text. `-` is standard input;
+    /// with none, standard input when it is a pipe or a file, else the current directory
+    /// (as ripgrep).
     #[arg(value_name = "PATH")]
     files: Vec<PathBuf>,
     /// End each match with NUL instead of a newline (with -l, each file name).
@@ -174,6 +186,32 @@ struct StreamArgs {
     /// Never show a progress bar.
     #[arg(long)]
     no_progress: bool,
+    /// Colour file names: `auto` on a terminal unless `NO_COLOR` is set, `always`, `never`.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+/// When file names are coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set (to anything but empty) or `TERM` is `dumb`.
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    fn colors(self) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+                    && io::IsTerminal::is_terminal(&io::stdout())
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -204,6 +242,8 @@ pub fn main() -> ExitCode {
         },
         Some(Command::Mcp) => mcp(),
         Some(Command::Serve(args)) => crate::server::main(args),
+        Some(Command::Completions { shell }) => generate::completions(shell),
+        Some(Command::Man) => generate::man(),
         None => stream(cli.stream),
     }
 }
@@ -277,10 +317,14 @@ fn stream(args: StreamArgs) -> ExitCode {
     } else {
         Format::Lines
     };
-    let files = if args.files.is_empty() {
-        vec![PathBuf::from("-")]
-    } else {
+    let implicit_root = args.files.is_empty() && io::IsTerminal::is_terminal(&io::stdin());
+    let files = if !args.files.is_empty() {
         args.files
+    } else if implicit_root {
+        // Nobody is typing the text: search here, as ripgrep does.
+        vec![PathBuf::from(".")]
+    } else {
+        vec![PathBuf::from("-")]
     };
     let any_dir = files.iter().any(|p| p.as_os_str() != "-" && p.is_dir());
     // As grep and ripgrep: names with a directory or several inputs.
@@ -315,6 +359,7 @@ fn stream(args: StreamArgs) -> ExitCode {
         with_filename,
         null_names: args.null,
         progress,
+        color: args.color.colors() && format != Format::Json,
         walk: WalkOptions {
             no_ignore: args.no_ignore,
             hidden: args.hidden,
@@ -323,6 +368,7 @@ fn stream(args: StreamArgs) -> ExitCode {
             follow: args.follow,
             threads,
             sort,
+            implicit_root,
         },
     });
     search::run(&search, &files).into()

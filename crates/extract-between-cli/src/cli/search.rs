@@ -34,6 +34,8 @@ pub(super) struct Settings {
     /// `-l` names end with NUL (`-0`) instead of a newline.
     pub(super) null_names: bool,
     pub(super) progress: Progress,
+    /// File names in colour (`--color`).
+    pub(super) color: bool,
     pub(super) walk: WalkOptions,
 }
 
@@ -68,6 +70,9 @@ pub(super) struct WalkOptions {
     pub(super) follow: bool,
     pub(super) threads: usize,
     pub(super) sort: bool,
+    /// The current directory is searched because no path was given: names are shown
+    /// without the `./` in front, as ripgrep shows them.
+    pub(super) implicit_root: bool,
 }
 
 impl Search {
@@ -239,7 +244,12 @@ fn searchable(
             let is_file =
                 entry.file_type().is_some_and(|t| t.is_file()) || (named && entry.path().is_file());
             let binary = if named { Binary::Search } else { Binary::Skip };
-            is_file.then(|| (entry.into_path(), binary))
+            let path = entry.into_path();
+            let path = match path.strip_prefix(".") {
+                Ok(inside) if search.settings.walk.implicit_root => inside.to_path_buf(),
+                _ => path,
+            };
+            is_file.then_some((path, binary))
         }
         Err(e) => {
             search.error(e);
@@ -377,8 +387,14 @@ fn search_input<W: Write>(
     } else {
         &input.bytes
     };
+    // Magenta, as ripgrep shows paths.
+    let shown = if search.settings.color {
+        [b"\x1b[35m", shown, b"\x1b[0m"].concat()
+    } else {
+        shown.to_vec()
+    };
     let prefix = if search.settings.with_filename {
-        [shown, b":"].concat()
+        [&shown[..], b":"].concat()
     } else {
         Vec::new()
     };
@@ -421,7 +437,7 @@ fn search_input<W: Write>(
     let result = match result {
         done @ (Ok(true)
         | Err(Failure::Scan(_) | Failure::MatchTooLarge(..) | Failure::Read(_))) => writer
-            .summary(shown, search.settings.null_names)
+            .summary(&shown, search.settings.null_names)
             .map_err(Failure::Write)
             .and(done),
         other => other,

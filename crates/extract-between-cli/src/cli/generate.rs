@@ -1,0 +1,33 @@
+//! What packagers install beside the binary, made from the same clap definitions as the
+//! parser so they cannot drift: shell completions and the man page.
+
+use super::Cli;
+use super::stdio::{Exit, write_stdout};
+use clap::CommandFactory;
+use std::process::ExitCode;
+
+/// `extract-between completions SHELL`: the completion script on stdout.
+pub(super) fn completions(shell: clap_complete::Shell) -> ExitCode {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "extract-between", &mut script);
+    written(write_stdout(&script))
+}
+
+/// `extract-between man`: the man page (roff) on stdout.
+pub(super) fn man() -> ExitCode {
+    let mut page = Vec::new();
+    match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+        Ok(()) => written(write_stdout(&page)),
+        Err(e) => {
+            super::stdio::complain(format_args!("man: {e}"));
+            Exit::Error.into()
+        }
+    }
+}
+
+fn written(result: Result<(), ()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(()) => Exit::Error.into(),
+    }
+}
