@@ -52,8 +52,3 @@ pub use scanner::{Pos, ScanError, Scanner, Sink};
 #[cfg(all(doctest, feature = "json"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-
-/// The workspace README's Rust example (outside the packaged crate: doctests only).
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-pub struct WorkspaceReadmeDoctests;
