@@ -185,8 +185,9 @@ fn the_deployment_is_safe_to_run_and_to_stop() {
 }
 
 /// The image's command, with the Deployment's arguments and environment (the token file
-/// in a temporary directory, the port a free one), serves every probe the manifests name,
-/// requires the token elsewhere, and logs JSON.
+/// in a temporary directory, the ports free ones), serves every probe the manifests name,
+/// requires the token elsewhere, serves /metrics without one on the annotated metrics
+/// port, and logs JSON.
 #[test]
 fn the_image_command_with_the_deployment_environment_serves_the_probes() {
     let (user, command) = image_command();
@@ -220,6 +221,10 @@ fn the_image_command_with_the_deployment_environment_serves_the_probes() {
             );
             *v = dir.join("tokens").to_str().unwrap().to_owned();
         }
+        if k == "EXTRACT_BETWEEN_METRICS_LISTEN" {
+            assert!(v.ends_with(":9090"), "{v}");
+            *v = "127.0.0.1:0".into();
+        }
     }
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -244,6 +249,48 @@ fn the_image_command_with_the_deployment_environment_serves_the_probes() {
         assert_eq!(get(&server, path).status, 200, "{probe} {path}");
     }
     assert_eq!(get(&server, "/metrics").status, 401);
+    // The scraper's port, as the pod's annotations name it: /metrics without a token.
+    let annotations = &deployment["spec"]["template"]["metadata"]["annotations"];
+    assert_eq!(s(&annotations["prometheus.io/port"]), "9090");
+    let ports = c["ports"].as_vec().unwrap();
+    assert!(
+        ports
+            .iter()
+            .any(|p| p["containerPort"].as_i64() == Some(9090))
+    );
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut server.stdout, &mut line).unwrap();
+    let scrape: std::net::SocketAddr = line
+        .trim()
+        .strip_prefix("metrics on http://")
+        .and_then(|rest| rest.strip_suffix("/metrics"))
+        .unwrap_or_else(|| panic!("{line:?}"))
+        .parse()
+        .unwrap();
+    let mut scraper = std::net::TcpStream::connect(scrape).unwrap();
+    std::io::Write::write_all(
+        &mut scraper,
+        b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let answer = common::http::read_response(&mut std::io::BufReader::new(&scraper));
+    assert_eq!(answer.status, 200);
+    assert!(
+        answer
+            .text()
+            .contains("extract_between_http_requests_total")
+    );
+    let mut other = std::net::TcpStream::connect(scrape).unwrap();
+    std::io::Write::write_all(
+        &mut other,
+        b"POST /v1/tools/text-extract-between/versions/1.0.0/execute HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+    )
+    .unwrap();
+    let refused = common::http::read_response(&mut std::io::BufReader::new(&other));
+    assert_eq!(
+        refused.status, 404,
+        "the metrics port serves /metrics alone"
+    );
     let r = request(
         &server,
         "GET",
@@ -265,4 +312,26 @@ fn the_image_command_with_the_deployment_environment_serves_the_probes() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One image tag everywhere: the Deployment runs what the Dockerfile and DEPLOY.md build,
+/// tagged with the crate's version.
+#[test]
+fn the_image_tag_is_the_same_in_the_manifests_the_dockerfile_and_the_docs() {
+    let tag = format!("extract-between:{}", env!("CARGO_PKG_VERSION"));
+    let deployment = manifest("deployment.yaml");
+    assert_eq!(s(&container(&deployment)["image"]), tag);
+    let dockerfile = std::fs::read_to_string(root().join("Dockerfile")).unwrap();
+    let deploy_doc = std::fs::read_to_string(root().join("docs/DEPLOY.md")).unwrap();
+    for (name, text) in [("Dockerfile", &dockerfile), ("docs/DEPLOY.md", &deploy_doc)] {
+        let builds: Vec<&str> = text
+            .match_indices("docker build -t ")
+            .map(|(at, m)| text[at + m.len()..].split_whitespace().next().unwrap())
+            .collect();
+        assert!(!builds.is_empty(), "{name} says no docker build");
+        assert!(
+            builds.iter().all(|b| *b == tag),
+            "{name}: {builds:?}, not {tag}"
+        );
+    }
 }

@@ -133,6 +133,11 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub allow_origin: Vec<String>,
+    /// A second address that serves `GET /metrics` alone, without a token, for a cluster's
+    /// scraper when tokens guard the main address (which still serves `/metrics` too, with a
+    /// token). Keep it off the public network.
+    #[arg(long, env = "EXTRACT_BETWEEN_METRICS_LISTEN", value_name = "ADDR")]
+    pub metrics_listen: Option<String>,
     /// Log lines as text, or as JSON objects (one a line, with the request id).
     #[arg(
         long,
@@ -161,6 +166,7 @@ impl Default for ServeArgs {
             auth_token_file: None,
             auth_token: None,
             allow_origin: Vec::new(),
+            metrics_listen: None,
             log_format: LogFormat::Text,
         }
     }
@@ -194,6 +200,7 @@ pub(super) struct ServerConfig {
     pub(super) auth_token_file: Option<PathBuf>,
     pub(super) auth_token: Option<Secret>,
     pub(super) allow_origin: Vec<String>,
+    pub(super) metrics_listen: Option<String>,
 }
 
 impl ServerConfig {
@@ -222,6 +229,7 @@ impl ServerConfig {
             auth_token_file: args.auth_token_file,
             auth_token: args.auth_token,
             allow_origin: args.allow_origin,
+            metrics_listen: args.metrics_listen,
         }
     }
 }

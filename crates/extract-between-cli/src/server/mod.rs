@@ -56,6 +56,7 @@ use config::ServerConfig;
 pub use openapi::openapi_document;
 
 use axum::Router;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -92,6 +93,13 @@ pub fn main(args: ServeArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
+        let metrics_listener = match bind_metrics(config.metrics_listen.as_deref()).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("extract-between: {e}");
+                return ExitCode::from(2);
+            }
+        };
         // Before announcing the address: from then on a client may be served and signal us.
         let mut signals = signal::Signals::install();
         let shutdown = async move {
@@ -119,11 +127,15 @@ pub fn main(args: ServeArgs) -> ExitCode {
                      EXTRACT_BETWEEN_AUTH_TOKEN)"
                 );
             }
-            // On stdout, one line, so scripts and tests can learn the port.
-            println!("listening on http://{addr}");
+            // On stdout, one line, so scripts and tests can learn the port (a reader that
+            // has gone by the time it is written is no failure of the service).
+            let _ = writeln!(std::io::stdout(), "listening on http://{addr}");
             tracing::info!(%addr, "listening");
         }
-        match app.run(listener, shutdown).await {
+        if let Some(addr) = metrics_listener.as_ref().and_then(|l| l.local_addr().ok()) {
+            let _ = writeln!(std::io::stdout(), "metrics on http://{addr}/metrics");
+        }
+        match app.run(listener, metrics_listener, shutdown).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("extract-between: {e}");
@@ -190,6 +202,7 @@ impl Prepared {
     async fn run(
         self,
         listener: TcpListener,
+        metrics_listener: Option<TcpListener>,
         shutdown: impl Future<Output = ()>,
     ) -> std::io::Result<()> {
         let Prepared {
@@ -217,13 +230,40 @@ impl Prepared {
             );
         };
         let deadline = std::sync::Arc::clone(&state.deadline);
+        // The scraper's listener lives as long as the service does.
+        let scraper = metrics_listener.map(|l| {
+            let app = routes::metrics_router(state.clone());
+            AbortOnDrop(tokio::spawn(async move { axum::serve(l, app).await }))
+        });
         let app = routes::router(state);
         let finish = conn::Finish {
             timeout: shutdown_timeout,
             deadline,
         };
-        conn::accept_loop(listener, app, limits, metrics, drained, finish).await
+        let served = conn::accept_loop(listener, app, limits, metrics, drained, finish).await;
+        drop(scraper);
+        served
     }
+}
+
+/// A task ended when its handle goes.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The `--metrics-listen` listener, when one is asked for.
+async fn bind_metrics(addr: Option<&str>) -> Result<Option<TcpListener>, String> {
+    let Some(addr) = addr else {
+        return Ok(None);
+    };
+    TcpListener::bind(addr)
+        .await
+        .map(Some)
+        .map_err(|e| format!("cannot listen on {addr} (--metrics-listen): {e}"))
 }
 
 /// Serves on `listener` until `shutdown` completes, then drains for `--drain-seconds`
@@ -247,9 +287,13 @@ pub async fn serve(
     args: ServeArgs,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    prepare(ServerConfig::new(args))
+    let config = ServerConfig::new(args);
+    let metrics_listener = bind_metrics(config.metrics_listen.as_deref())
+        .await
+        .map_err(std::io::Error::other)?;
+    prepare(config)
         .map_err(std::io::Error::other)?
-        .run(listener, shutdown)
+        .run(listener, metrics_listener, shutdown)
         .await
 }
 

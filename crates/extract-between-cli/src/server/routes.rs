@@ -90,6 +90,15 @@ async fn openapi_json(State(state): State<AppState>) -> Response {
     json_response(StatusCode::OK, state.openapi.to_string())
 }
 
+/// What `--metrics-listen` serves: `GET /metrics` alone, no token, every other path 404.
+pub(super) fn metrics_router(state: AppState) -> Router {
+    Router::new()
+        .route(METRICS_PATH, get(metrics_text))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(state)
+}
+
 /// `/metrics`: OpenMetrics text, which is what prometheus-client writes (`# EOF`, counters
 /// named without `_total`); labelled as Prometheus' older text format, every counter would
 /// be read as untyped.

@@ -13,6 +13,8 @@ pub const TOOL: &str = "/v1/tools/text-extract-between/versions/1.0.0";
 pub struct Server {
     pub child: Child,
     pub addr: SocketAddr,
+    /// The rest of its standard output, after the listening line.
+    pub stdout: BufReader<std::process::ChildStdout>,
 }
 
 impl Server {
@@ -32,12 +34,15 @@ impl Server {
             .stderr(stderr)
             .spawn()
             .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        stdout.read_line(&mut line).unwrap();
         let addr = parse_listening_line(&line).expect("listening line");
-        Server { child, addr }
+        Server {
+            child,
+            addr,
+            stdout,
+        }
     }
 
     /// Peak resident set size of the server process so far, in KiB.
