@@ -22,6 +22,8 @@
 //! assert_eq!(out.matches, ["one", "two"]);
 //! ```
 // `unsafe` lives in `kernels` alone (see its module documentation).
+// docs.rs builds with every feature and `--cfg docsrs`: items then say which feature they need.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
