@@ -436,3 +436,92 @@ fn a_second_authorization_or_host_header_is_refused() {
     // One of each is served.
     assert_eq!(common::http::get(&server, "/v1/tools").status, 200);
 }
+
+/// Bodies built to make a parser allocate (a million unknown members; an MCP `_meta` with a
+/// long array), 64 at once: the parse builds nothing for what it throws away and what it may
+/// build is held in the memory budget, so the peak stays near `--max-memory-mib`; the parse
+/// runs off the async workers, so the probes answer meanwhile. (Before: 935 MB against a
+/// 256 MiB budget, and `/livez` 0.9–1.9 s late.)
+#[test]
+#[ignore = "heavy: run in release by .ci/run"]
+fn parsing_worst_case_bodies_stays_in_the_budget_and_the_probes_answer() {
+    let server = Server::start(&["--max-memory-mib", "64", "--body-timeout", "60"]);
+    let before = server.rss_kib();
+    let size = 4 * 1024 * 1024 - 1024;
+    let mut members = String::from("{");
+    while members.len() < size {
+        members.push_str("\"\":0,");
+    }
+    members.push_str("\"text\":\"[a]\",\"start\":\"[\",\"end\":\"]\"}");
+    let mut array = String::with_capacity(size);
+    while array.len() < size {
+        array.push_str("0,");
+    }
+    let mcp = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"text-extract-between","arguments":{{"text":"[a]","start":"[","end":"]"}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"pad":[{array}0]}}}}}}"#
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let prober = {
+        let (addr, stop) = (server.addr, stop.clone());
+        std::thread::spawn(move || {
+            let mut slowest = Duration::ZERO;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let asked = Instant::now();
+                let mut s = TcpStream::connect(addr).unwrap();
+                s.write_all(b"GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .unwrap();
+                let mut answer = String::new();
+                s.read_to_string(&mut answer).unwrap();
+                assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+                slowest = slowest.max(asked.elapsed());
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            slowest
+        })
+    };
+    let senders: Vec<_> = (0..64)
+        .map(|i| {
+            let addr = server.addr;
+            let (path, body) = if i % 2 == 0 {
+                (format!("{TOOL}/execute"), members.clone())
+            } else {
+                ("/mcp".to_owned(), mcp.clone())
+            };
+            std::thread::spawn(move || {
+                let mut s = TcpStream::connect(addr).unwrap();
+                let head = format!(
+                    "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: text-extract-between\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = s
+                    .write_all(head.as_bytes())
+                    .and_then(|()| s.write_all(body.as_bytes()));
+                let mut answer = Vec::new();
+                let _ = s.read_to_end(&mut answer);
+                String::from_utf8_lossy(&answer[..answer.len().min(12)]).into_owned()
+            })
+        })
+        .collect();
+    let mut statuses = std::collections::BTreeMap::new();
+    for sender in senders {
+        *statuses.entry(sender.join().unwrap()).or_insert(0) += 1;
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let slowest = prober.join().unwrap();
+    let peak = server.peak_rss_kib();
+    eprintln!(
+        "rss before {before} KiB, peak {peak} KiB; slowest probe {slowest:?}; answers {statuses:?}"
+    );
+    // The budget, each connection's read buffer, the parse's own stack: far below the 83 MB
+    // one such MCP body took before.
+    let bound = before + 64 * 1024 + 64 * 128 + 32 * 1024;
+    assert!(peak < bound, "peak RSS {peak} KiB (bound {bound} KiB)");
+    assert!(slowest < Duration::from_secs(1), "a probe took {slowest:?}");
+    // Each body got its answer: a refusal of the members, the tool's result, or 503.
+    assert!(
+        statuses
+            .keys()
+            .all(|s| ["HTTP/1.1 400", "HTTP/1.1 200", "HTTP/1.1 503"].contains(&s.as_str())),
+        "{statuses:?}"
+    );
+}

@@ -95,13 +95,55 @@ impl Answer {
 #[derive(Debug, Default, Deserialize)]
 struct Params<'a> {
     #[serde(rename = "_meta", default, deserialize_with = "rpc::present")]
-    meta: Option<serde_json::Map<String, Value>>,
+    meta: Option<Meta>,
     #[serde(default, deserialize_with = "rpc::present")]
     name: Option<String>,
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,
     #[serde(rename = "protocolVersion", default, deserialize_with = "rpc::present")]
     protocol_version: Option<String>,
+}
+
+/// What the server reads of `params._meta`: the protocol version (another type than a
+/// string reads as `""`, which no version is) and whether the client's capabilities are an
+/// object. Every other member is skipped unbuilt, however large.
+#[derive(Debug, Default)]
+struct Meta {
+    version: Option<String>,
+    capabilities_object: bool,
+}
+
+impl<'de> Deserialize<'de> for Meta {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Meta, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Meta;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Meta, A::Error> {
+                let mut meta = Meta::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match &*key {
+                        META_VERSION => {
+                            let v: &RawValue = map.next_value()?;
+                            let version = serde_json::from_str::<String>(v.get());
+                            meta.version = Some(version.unwrap_or_default());
+                        }
+                        META_CAPABILITIES => {
+                            let v: &RawValue = map.next_value()?;
+                            meta.capabilities_object = v.get().starts_with('{');
+                        }
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(meta)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 fn server_info() -> Value {
@@ -164,11 +206,7 @@ pub(crate) fn handle(session: &mut Session, bytes: &[u8], transport: Transport<'
             return Answer::error(Some(id), &e, 400);
         }
     };
-    let modern = params
-        .meta
-        .as_ref()
-        .and_then(|m| m.get(META_VERSION))
-        .map(|v| v.as_str().unwrap_or_default().to_owned());
+    let modern = params.meta.as_ref().and_then(|m| m.version.clone());
     match modern {
         Some(version) if method != "initialize" => {
             modern_request(id, &method, &params, &version, transport)
@@ -220,11 +258,7 @@ fn modern_request(
         .with_data(json!({"supported": supported_versions(), "requested": version}));
         return Answer::error(Some(id), &e, 400);
     }
-    if !params
-        .meta
-        .as_ref()
-        .is_some_and(|m| m.get(META_CAPABILITIES).is_some_and(Value::is_object))
-    {
+    if !params.meta.as_ref().is_some_and(|m| m.capabilities_object) {
         let e = RpcError::new(
             code::INVALID_PARAMS,
             format!("params._meta must hold \"{META_CAPABILITIES}\" (an object)"),

@@ -27,15 +27,23 @@ pub(super) async fn execute(
         Ok(slot) => slot,
         Err(refused) => return refused.into_response(),
     };
-    let (reply, scanned) = match request::parse(&bytes) {
-        Ok(req) => (request::run(&req), req.text.len()),
-        Err(invalid) => (request::Reply::from(&invalid), 0),
+    let run = state.run_parse(bytes.len(), move || {
+        let reply = match request::parse(&bytes) {
+            Ok(req) => (request::run(&req), req.text.len()),
+            Err(invalid) => (request::Reply::from(&invalid), 0),
+        };
+        drop(bytes);
+        reply
+    });
+    let (reply, scanned) = match run.await {
+        Ok(done) => done,
+        Err(refused) => return refused.into_response(),
     };
     state
         .metrics
         .scanned(EXECUTE_PATH, scanned as u64, reply.matches as u64);
     // The request's bytes are done with: give their budget back before the answer takes its.
-    drop((bytes, permits));
+    drop(permits);
     let status = StatusCode::from_u16(reply.outcome.http_status()).unwrap_or(StatusCode::OK);
     match state.budgeted_body(reply.body) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),

@@ -34,8 +34,12 @@ pub(super) async fn post(
         Ok(slot) => slot,
         Err(refused) => return as_rpc_error(&refused),
     };
-    let answer = mcp_http::handle(&headers, &bytes);
-    drop((bytes, permits));
+    let run = state.run_parse(bytes.len(), move || mcp_http::handle(&headers, &bytes));
+    let answer = match run.await {
+        Ok(answer) => answer,
+        Err(refused) => return as_rpc_error(&refused),
+    };
+    drop(permits);
     let status = StatusCode::from_u16(answer.http_status).unwrap_or(StatusCode::OK);
     let Some(text) = answer.body else {
         return StatusCode::ACCEPTED.into_response();

@@ -114,6 +114,24 @@ impl AppState {
             })
     }
 
+    /// Parses and runs a body of `len` bytes with `work`, holding `len` more bytes of the
+    /// budget for what the parse builds. A large body's work runs on the blocking pool: its
+    /// milliseconds of CPU would otherwise hold an async worker, and with it the probes and
+    /// every other connection that worker serves.
+    pub(super) async fn run_parse<T: Send + 'static>(
+        &self,
+        len: usize,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let _room = self.reserve(len)?;
+        if len < OFFLOAD_BYTES {
+            return Ok(work());
+        }
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|_| overloaded("the request could not be run; retry shortly"))
+    }
+
     /// `body` as an answer that holds its bytes of the budget until the HTTP layer has
     /// written (or dropped) them, not only until the handler returns: an answer a client does
     /// not read is still memory.
@@ -137,6 +155,9 @@ impl AsRef<[u8]> for Budgeted {
         self.body.as_bytes()
     }
 }
+
+/// Bodies from this size on are parsed off the async workers.
+const OFFLOAD_BYTES: usize = 64 * 1024;
 
 /// A refusal for want of room: 503 `overloaded`, with why.
 pub(super) fn overloaded(why: &'static str) -> ApiError {

@@ -13,7 +13,7 @@ use crate::card::{DEFAULT_MAX_MATCHES, MAX_MATCHES, MAX_TEXT_BYTES};
 use crate::extract::{ExtractError, Extractor};
 use crate::markers::{MarkerError, Markers};
 use core::fmt;
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 mod write;
@@ -74,26 +74,52 @@ fn no_field(message: String) -> InvalidInput {
     }
 }
 
-/// The top-level object's members, in order, each value still raw JSON.
-struct Members<'a>(Vec<(String, &'a RawValue)>);
+/// The top-level object's four fields, each value still raw JSON. Read member by member:
+/// the first unknown or repeated name ends the read with its error, so a body of a million
+/// members builds nothing for them (a `Vec` of them took 16 times the body's size).
+struct Fields<'p> {
+    problem: &'p mut Option<InvalidInput>,
+}
 
-impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Members<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut members = Vec::new();
-                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
-                    members.push(entry);
-                }
-                Ok(Members(members))
+impl<'de, 'p> DeserializeSeed<'de> for Fields<'p> {
+    type Value = [Option<&'de RawValue>; 4];
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de, 'p> Visitor<'de> for Fields<'p> {
+    type Value = [Option<&'de RawValue>; 4];
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut values: [Option<&'de RawValue>; 4] = [None; 4];
+        // A name is borrowed from the body unless it holds an escape.
+        while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let Some(slot) = FIELDS.iter().position(|f| *f == name) else {
+                *self.problem = Some(invalid(
+                    &name,
+                    format!(
+                        "unknown field {}: allowed fields are text, start, end and max_matches",
+                        serde_json::Value::from(&*name)
+                    ),
+                ));
+                return Err(serde::de::Error::custom("unknown field"));
+            };
+            let value = map.next_value::<&'de RawValue>()?;
+            if values[slot].replace(value).is_some() {
+                *self.problem = Some(invalid(
+                    &name,
+                    format!("field {name} appears more than once"),
+                ));
+                return Err(serde::de::Error::custom("repeated field"));
             }
         }
-        d.deserialize_map(V)
+        Ok(values)
     }
 }
 
@@ -182,27 +208,19 @@ pub fn parse(body: &[u8]) -> Result<Request, InvalidInput> {
             json_type(raw)
         )));
     }
-    let Members(members) = serde_json::from_str(raw.get())
-        .map_err(|e| no_field(format!("request body is not valid JSON: {e}")))?;
-
-    let mut values: [Option<&RawValue>; 4] = [None; 4];
-    for (name, value) in &members {
-        let Some(slot) = FIELDS.iter().position(|f| f == name) else {
-            return Err(invalid(
-                name,
-                format!(
-                    "unknown field {}: allowed fields are text, start, end and max_matches",
-                    serde_json::Value::from(name.as_str())
-                ),
-            ));
-        };
-        if values[slot].replace(value).is_some() {
-            return Err(invalid(
-                name,
-                format!("field {name} appears more than once"),
-            ));
+    let mut problem = None;
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    let fields = Fields {
+        problem: &mut problem,
+    };
+    let values = match fields.deserialize(&mut de) {
+        Ok(values) => values,
+        Err(e) => {
+            return Err(
+                problem.unwrap_or_else(|| no_field(format!("request body is not valid JSON: {e}")))
+            );
         }
-    }
+    };
     let [text, start, end, max_matches] = values;
     let text = string_field("text", text)?;
     let start = string_field("start", start)?;
