@@ -490,7 +490,7 @@ fn parsing_worst_case_bodies_stays_in_the_budget_and_the_probes_answer() {
             std::thread::spawn(move || {
                 let mut s = TcpStream::connect(addr).unwrap();
                 let head = format!(
-                    "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: text-extract-between\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: text-extract-between\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
                     body.len()
                 );
                 let _ = s

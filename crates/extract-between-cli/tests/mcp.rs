@@ -378,3 +378,98 @@ fn stdio_ends_quietly_when_the_client_closes_its_end() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+fn initialize(version: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+}
+
+/// A message is a JSON object: an array in a message's place is a batch, answered only in
+/// the protocol version that has batches (2025-03-26), and a positional array never runs
+/// the tool.
+#[test]
+fn batches_only_in_2025_03_26_and_arrays_are_never_messages() {
+    let positional = json!(["2.0", 7, "tools/call", {"name": TOOL, "arguments": {"text": "[a]", "start": "[", "end": "]"}}, null, null]);
+    let batch = json!([ping(1), {"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]);
+
+    // stdio, negotiated 2025-11-25: refused, naming the version that has them.
+    let mut s = Stdio_::start();
+    assert_eq!(s.ask(&positional)["error"]["code"], -32600);
+    s.ask(&initialize("2025-11-25"));
+    let v = s.ask(&batch);
+    assert_eq!(error_code(&v), -32600);
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2025-03-26"),
+        "{v}"
+    );
+    assert_eq!(s.ask(&ping(3))["id"], 3);
+
+    // stdio, negotiated 2025-03-26: one array of answers, none for the notification.
+    let mut s = Stdio_::start();
+    s.ask(&initialize("2025-03-26"));
+    let line = {
+        s.send(&batch);
+        let mut line = String::new();
+        s.output.read_line(&mut line).unwrap();
+        line
+    };
+    let answers: Vec<Value> = serde_json::from_str(&line).unwrap();
+    let ids: Vec<&Value> = answers.iter().map(|a| &a["id"]).collect();
+    assert_eq!(ids, [&json!(1), &json!(2)], "{line}");
+    assert_eq!(answers[1]["result"]["tools"][0]["name"], TOOL);
+    // The positional array as a batch: each element refused, the tool never run.
+    s.send(&positional);
+    let mut line = String::new();
+    s.output.read_line(&mut line).unwrap();
+    let answers: Vec<Value> = serde_json::from_str(&line).unwrap();
+    assert!(
+        answers.iter().all(|a| a["error"]["code"] == -32600),
+        "{line}"
+    );
+    assert!(!line.contains("structuredContent"));
+
+    // HTTP: without MCP-Protocol-Version (2025-03-26 assumed) a batch is answered; with a
+    // later version it is refused.
+    let server = Server::start(&[]);
+    let r = post_mcp(&server, &[], &batch);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json().as_array().map(Vec::len), Some(2), "{}", r.text());
+    let r = post_mcp(&server, &[("MCP-Protocol-Version", "2025-11-25")], &batch);
+    assert_eq!((r.status, error_code(&r.json())), (400, -32600));
+    let r = post_mcp(
+        &server,
+        &[("MCP-Protocol-Version", "2025-11-25")],
+        &positional,
+    );
+    assert_eq!((r.status, error_code(&r.json())), (400, -32600));
+}
+
+/// A service on loopback answers `/mcp` only for loopback hosts (a page that rebinds its
+/// own name to 127.0.0.1 sends that name), unless `--allow-host` names the host.
+#[test]
+fn a_loopback_service_answers_mcp_only_for_loopback_or_allowed_hosts() {
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let send = |server: &Server, host: &str| {
+        let body = ping.to_string();
+        let mut s = server.connect();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        std::io::Write::write_all(&mut s, head.as_bytes()).unwrap();
+        common::http::read_response(&mut BufReader::new(s))
+    };
+    let server = Server::start(&[]);
+    for host in ["localhost:8080", "127.0.0.1", "[::1]:1"] {
+        assert_eq!(send(&server, host).status, 200, "{host}");
+    }
+    let r = send(&server, "rebound.example:8080");
+    assert_eq!(r.status, 403);
+    assert_eq!(error_code(&r.json()), -32600);
+    let allowed = Server::start(&["--allow-host", "mcp.example"]);
+    assert_eq!(send(&allowed, "mcp.example:443").status, 200);
+    assert_eq!(send(&allowed, "rebound.example").status, 403);
+}

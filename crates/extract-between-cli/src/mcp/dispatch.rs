@@ -47,7 +47,7 @@ pub(crate) struct HttpHeaders {
 }
 
 /// How a request reached the server.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Transport<'a> {
     Stdio,
     // Built by the HTTP service alone.
@@ -180,8 +180,71 @@ pub fn tool_definition() -> Value {
     TOOL.clone()
 }
 
-/// Handles one message.
+/// The one protocol version whose transport takes batches (a JSON array of messages).
+const BATCH_VERSION: &str = "2025-03-26";
+
+/// Handles what arrived: one message, or a batch where the protocol has them.
 pub(crate) fn handle(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
+    if bytes.trim_ascii_start().starts_with(b"[") {
+        return batch(session, bytes, transport);
+    }
+    handle_one(session, bytes, transport)
+}
+
+/// A batch: answered message by message, the answers in one array (none when every message
+/// was a notification), in the version that has batches; refused in every other.
+fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
+    let version = match transport {
+        Transport::Http(headers) => headers
+            .protocol_version
+            .as_deref()
+            .unwrap_or(HEADERLESS_VERSION),
+        Transport::Stdio => session.legacy.unwrap_or("none (before initialize)"),
+    };
+    let refuse =
+        |message: String| Answer::error(None, &RpcError::new(code::INVALID_REQUEST, message), 400);
+    if version != BATCH_VERSION {
+        return refuse(format!(
+            "batches are part of protocol {BATCH_VERSION} only (this exchange speaks {version}): send one message at a time"
+        ));
+    }
+    let messages: Vec<&RawValue> = match std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|text| serde_json::from_str(text).ok())
+    {
+        Some(messages) => messages,
+        // Not JSON after all: the single-message path says why.
+        None => return handle_one(session, bytes, transport),
+    };
+    if messages.is_empty() {
+        return refuse("an empty batch".into());
+    }
+    let answers: Vec<String> = messages
+        .iter()
+        .filter_map(|m| {
+            let one = if m.get().starts_with('[') {
+                Answer::error(
+                    None,
+                    &RpcError::new(code::INVALID_REQUEST, "a batch cannot hold a batch"),
+                    400,
+                )
+            } else {
+                handle_one(session, m.get().as_bytes(), transport)
+            };
+            one.body
+        })
+        .collect();
+    if answers.is_empty() {
+        return Answer::none();
+    }
+    Answer {
+        body: Some(format!("[{}]", answers.join(","))),
+        http_status: 200,
+    }
+}
+
+/// Handles one message.
+fn handle_one(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
     let (id, method, params) = match rpc::parse(bytes) {
         Ok(Message::Request { id, method, params }) => (id, method, params),
         Ok(Message::Notification { params }) => {

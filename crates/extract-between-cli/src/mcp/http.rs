@@ -37,6 +37,39 @@ pub(crate) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
+/// Whether a request's `Host` (or HTTP/2 authority) may reach the endpoint of a service
+/// listening on loopback: a loopback name (`localhost`, `127.0.0.0/8`, `[::1]`, any port),
+/// or one of `allowed` (`host` for any port, `host:port` for that one; `*` allows every
+/// host). A web page that rebinds its own name to 127.0.0.1 sends its own name.
+pub(crate) fn host_allowed(host: Option<&str>, allowed: &[String]) -> bool {
+    let Some(host) = host else {
+        return false;
+    };
+    let name = if let Some(v6) = host.strip_prefix('[') {
+        v6.split(']').next().unwrap_or_default()
+    } else {
+        host.rsplit_once(':').map_or(host, |(name, _)| name)
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+        || allowed
+            .iter()
+            .any(|a| a == "*" || a.eq_ignore_ascii_case(host) || a.eq_ignore_ascii_case(name))
+}
+
+/// The body of a 403 for a host a loopback service does not answer.
+pub(crate) fn forbidden_host() -> String {
+    rpc::error(
+        None,
+        &RpcError::new(
+            code::INVALID_REQUEST,
+            "this Host may not use the MCP endpoint of a service on loopback (serve --allow-host adds hosts)",
+        ),
+    )
+}
+
 /// The body of a 403 for a foreign origin: a JSON-RPC error without an id.
 pub(crate) fn forbidden_origin() -> String {
     rpc::error(
@@ -132,6 +165,26 @@ mod tests {
             &["https://app.example".into()]
         ));
         assert!(origin_allowed(&HeaderMap::new(), &[]));
+    }
+
+    #[test]
+    fn loopback_hosts_pass_and_others_need_allowing() {
+        for ok in ["localhost:8080", "127.0.0.1", "[::1]:9", "127.9.9.9:80"] {
+            assert!(host_allowed(Some(ok), &[]), "{ok}");
+        }
+        for bad in [
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example",
+        ] {
+            assert!(!host_allowed(Some(bad), &[]), "{bad}");
+        }
+        assert!(!host_allowed(None, &[]));
+        let allowed = ["mcp.example".to_owned(), "other.example:8443".to_owned()];
+        assert!(host_allowed(Some("mcp.example:8080"), &allowed));
+        assert!(host_allowed(Some("other.example:8443"), &allowed));
+        assert!(!host_allowed(Some("other.example:80"), &allowed));
+        assert!(host_allowed(Some("anything"), &["*".to_owned()]));
     }
 
     #[test]

@@ -101,7 +101,23 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Message<'_>, (Option<&RawValue>, Rpc
             ),
         )
     })?;
-    let env: Envelope<'_> = serde_json::from_str(text).map_err(|e| {
+    let raw: &RawValue = serde_json::from_str(text).map_err(|e| {
+        (
+            None,
+            RpcError::new(code::PARSE_ERROR, format!("the message is not JSON: {e}")),
+        )
+    })?;
+    // serde would read a struct from an array too: `["2.0",7,"tools/call",…]` is no message.
+    if !raw.get().starts_with('{') {
+        return Err((
+            None,
+            RpcError::new(
+                code::INVALID_REQUEST,
+                "a JSON-RPC message must be a JSON object",
+            ),
+        ));
+    }
+    let env: Envelope<'_> = serde_json::from_str(raw.get()).map_err(|e| {
         let why = if e.is_data() {
             RpcError::new(
                 code::INVALID_REQUEST,
@@ -190,6 +206,10 @@ mod tests {
         assert_eq!(code_of(b"{not json"), code::PARSE_ERROR);
         assert_eq!(code_of(b"\xff"), code::PARSE_ERROR);
         assert_eq!(code_of(br#"[1]"#), code::INVALID_REQUEST);
+        assert_eq!(
+            code_of(br#"["2.0",7,"tools/call",{"name":"text-extract-between"},null,null]"#),
+            code::INVALID_REQUEST
+        );
         assert_eq!(
             code_of(br#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#),
             code::INVALID_REQUEST

@@ -133,6 +133,16 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub allow_origin: Vec<String>,
+    /// Hosts (as `mcp.example` or `mcp.example:8080`) that `/mcp` answers beside the
+    /// loopback names when the service listens on loopback; repeat or separate with commas;
+    /// `*` allows any. Another `Host` gets 403 (DNS-rebinding protection).
+    #[arg(
+        long,
+        env = "EXTRACT_BETWEEN_ALLOW_HOST",
+        value_name = "HOST",
+        value_delimiter = ','
+    )]
+    pub allow_host: Vec<String>,
     /// A second address that serves `GET /metrics` alone, without a token, for a cluster's
     /// scraper when tokens guard the main address (which still serves `/metrics` too, with a
     /// token). Keep it off the public network.
@@ -166,6 +176,7 @@ impl Default for ServeArgs {
             auth_token_file: None,
             auth_token: None,
             allow_origin: Vec::new(),
+            allow_host: Vec::new(),
             metrics_listen: None,
             log_format: LogFormat::Text,
         }
@@ -200,6 +211,10 @@ pub(super) struct ServerConfig {
     pub(super) auth_token_file: Option<PathBuf>,
     pub(super) auth_token: Option<Secret>,
     pub(super) allow_origin: Vec<String>,
+    /// `Host`s `/mcp` answers beside loopback ones, checked only when `loopback` is set.
+    pub(super) allow_host: Vec<String>,
+    /// The service listens on a loopback address alone.
+    pub(super) loopback: bool,
     pub(super) metrics_listen: Option<String>,
 }
 
@@ -209,6 +224,7 @@ impl ServerConfig {
     pub(super) fn new(args: ServeArgs) -> ServerConfig {
         let seconds = |s: u64| Duration::from_secs(s.clamp(1, MAX_SECONDS));
         ServerConfig {
+            loopback: listens_on_loopback(&args.listen),
             max_connections: args.max_connections.max(1),
             max_concurrency: args.max_concurrency.max(1),
             max_streams: args.max_streams.max(1),
@@ -229,8 +245,19 @@ impl ServerConfig {
             auth_token_file: args.auth_token_file,
             auth_token: args.auth_token,
             allow_origin: args.allow_origin,
+            allow_host: args.allow_host,
             metrics_listen: args.metrics_listen,
         }
+    }
+}
+
+/// Whether `listen` is a loopback address (`127.0.0.0/8`, `[::1]`, `localhost`).
+fn listens_on_loopback(listen: &str) -> bool {
+    match listen.parse::<std::net::SocketAddr>() {
+        Ok(addr) => addr.ip().is_loopback(),
+        Err(_) => listen
+            .rsplit_once(':')
+            .is_some_and(|(host, _)| host.eq_ignore_ascii_case("localhost")),
     }
 }
 

@@ -10,14 +10,29 @@ use super::state::AppState;
 use crate::mcp::http as mcp_http;
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 pub(super) async fn post(
     State(state): State<AppState>,
+    uri: Uri,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
+    if state.config.loopback {
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| uri.authority().map(|a| a.as_str()));
+        if !mcp_http::host_allowed(host, &state.config.allow_host) {
+            return (
+                StatusCode::FORBIDDEN,
+                [(header::CONTENT_TYPE, "application/json")],
+                mcp_http::forbidden_host(),
+            )
+                .into_response();
+        }
+    }
     if !mcp_http::origin_allowed(&headers, &state.config.allow_origin) {
         return (
             StatusCode::FORBIDDEN,

@@ -136,8 +136,10 @@ pub fn request(
     body: &[u8],
 ) -> Response {
     let mut s = server.connect();
+    // The Host a real client sends: the address it connects to.
     let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        server.addr,
         body.len()
     );
     for (k, v) in headers {
