@@ -5,14 +5,20 @@
 //! A request counts from the moment its head is complete (hyper calls the service) until its
 //! response body is dropped (written out, or abandoned with the connection). [`Tracked`]
 //! wraps the service to count them; [`super::io::GuardedIo`] reports reads.
+//!
+//! Each response body stamps the time whenever hyper asks it for more. On HTTP/2 a client
+//! can leave one stream's flow-control window shut while the connection moves: hyper then
+//! stops asking that body, its stamp ages, and the watchdog ends the connection once the
+//! stamp is older than the write-stall bound (on HTTP/1 the socket itself stalls, which
+//! [`super::io::GuardedIo`] bounds).
 
 use core::pin::Pin;
 use core::task::{Context, Poll};
 use http_body::{Body as HttpBody, Frame, SizeHint};
 use hyper::body::Incoming;
 use hyper::{Request, Response};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 /// The connection deadlines: see the `serve` options of the same names.
@@ -29,12 +35,17 @@ pub(super) struct Deadlines {
 pub(super) enum Verdict {
     /// Requests are in the service: look again later.
     Busy,
+    /// Requests are in the service; a response's stall bound falls due at this instant.
+    BusyUntil(Instant),
     /// Nothing is due before this instant.
     WaitUntil(Instant),
     /// A request's head did not arrive in time: close without an answer.
     Close,
     /// Idle for the keep-alive bound: close gracefully.
     Idle,
+    /// A response has not been asked for more within the stall bound (an HTTP/2 stream
+    /// whose window the client keeps shut): close.
+    Stalled,
 }
 
 /// Shared between the connection's IO, its service and its watchdog.
@@ -52,6 +63,8 @@ pub(super) struct Activity {
     /// The first read has been seen, and whether it began with the HTTP/2 preface.
     first_read: AtomicBool,
     h2: AtomicBool,
+    /// The progress stamps of the responses being written (milliseconds after `born`).
+    responses: Mutex<Vec<Weak<AtomicU64>>>,
 }
 
 impl Activity {
@@ -64,7 +77,31 @@ impl Activity {
             head_since: AtomicU64::new(0),
             first_read: AtomicBool::new(false),
             h2: AtomicBool::new(false),
+            responses: Mutex::new(Vec::new()),
         }
+    }
+
+    /// A stamp for a response about to be written, kept while the response lives.
+    fn response_stamp(&self) -> Arc<AtomicU64> {
+        let stamp = Arc::new(AtomicU64::new(self.ms(Instant::now())));
+        let mut responses = self.responses.lock().unwrap_or_else(|e| e.into_inner());
+        responses.retain(|r| r.strong_count() > 0);
+        responses.push(Arc::downgrade(&stamp));
+        stamp
+    }
+
+    /// When the least recently served response of an HTTP/2 connection last moved.
+    fn oldest_response(&self) -> Option<Instant> {
+        if !self.is_h2() {
+            return None;
+        }
+        let responses = self.responses.lock().unwrap_or_else(|e| e.into_inner());
+        responses
+            .iter()
+            .filter_map(Weak::upgrade)
+            .map(|stamp| stamp.load(Relaxed))
+            .min()
+            .map(|ms| self.at(ms))
     }
 
     fn ms(&self, at: Instant) -> u64 {
@@ -112,10 +149,15 @@ impl Activity {
         }
     }
 
-    /// What is due at `now` under `limits`.
-    pub(super) fn verdict(&self, now: Instant, limits: Deadlines) -> Verdict {
+    /// What is due at `now` under `limits`, with `stall` the longest a response may go
+    /// unasked.
+    pub(super) fn verdict(&self, now: Instant, limits: Deadlines, stall: Duration) -> Verdict {
         if !self.is_idle() {
-            return Verdict::Busy;
+            return match self.oldest_response() {
+                Some(moved) if now >= moved + stall => Verdict::Stalled,
+                Some(moved) => Verdict::BusyUntil(moved + stall),
+                None => Verdict::Busy,
+            };
         }
         let (due, then) = if self.started.load(Relaxed) == 0 {
             (self.born + limits.header, Verdict::Close)
@@ -177,11 +219,14 @@ where
     fn call(&self, req: Request<Incoming>) -> Self::Future {
         let guard = InService::new(&self.activity);
         let answer = self.inner.call(req);
+        let activity = Arc::clone(&self.activity);
         Box::pin(async move {
             let response = answer.await?;
+            let stamp = activity.response_stamp();
             Ok(response.map(|inner| TrackedBody {
                 inner,
-                _guard: guard,
+                stamp,
+                guard,
             }))
         })
     }
@@ -190,7 +235,9 @@ where
 /// A response body that keeps its request counted until it is dropped.
 pub(super) struct TrackedBody<B> {
     inner: B,
-    _guard: InService,
+    /// When hyper last asked for more of it.
+    stamp: Arc<AtomicU64>,
+    guard: InService,
 }
 
 impl<B: HttpBody + Unpin> HttpBody for TrackedBody<B> {
@@ -201,6 +248,8 @@ impl<B: HttpBody + Unpin> HttpBody for TrackedBody<B> {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        let now = self.guard.0.ms(Instant::now());
+        self.stamp.store(now, Relaxed);
         Pin::new(&mut self.inner).poll_frame(cx)
     }
 
@@ -217,6 +266,8 @@ impl<B: HttpBody + Unpin> HttpBody for TrackedBody<B> {
 mod tests {
     use super::*;
 
+    const STALL: Duration = Duration::from_secs(30);
+
     const LIMITS: Deadlines = Deadlines {
         header: Duration::from_secs(10),
         keepalive: Duration::from_secs(75),
@@ -227,13 +278,19 @@ mod tests {
         let a = Activity::new();
         let soon = a.born + Duration::from_secs(9);
         assert_eq!(
-            a.verdict(soon, LIMITS),
+            a.verdict(soon, LIMITS, STALL),
             Verdict::WaitUntil(a.born + LIMITS.header)
         );
-        assert_eq!(a.verdict(a.born + LIMITS.header, LIMITS), Verdict::Close);
+        assert_eq!(
+            a.verdict(a.born + LIMITS.header, LIMITS, STALL),
+            Verdict::Close
+        );
         // Bytes of a head that never completes change nothing.
         a.on_read(b"GET / HT");
-        assert_eq!(a.verdict(a.born + LIMITS.header, LIMITS), Verdict::Close);
+        assert_eq!(
+            a.verdict(a.born + LIMITS.header, LIMITS, STALL),
+            Verdict::Close
+        );
     }
 
     #[test]
@@ -242,22 +299,28 @@ mod tests {
         drop(InService::new(&a));
         let idle = a.at(a.idle_since.load(Relaxed));
         assert_eq!(
-            a.verdict(idle, LIMITS),
+            a.verdict(idle, LIMITS, STALL),
             Verdict::WaitUntil(idle + LIMITS.keepalive)
         );
-        assert_eq!(a.verdict(idle + LIMITS.keepalive, LIMITS), Verdict::Idle);
+        assert_eq!(
+            a.verdict(idle + LIMITS.keepalive, LIMITS, STALL),
+            Verdict::Idle
+        );
         a.on_read(b"GET / HTTP/1.1\r\n");
         let head = a.at(a.head_since.load(Relaxed) - 1);
-        assert_eq!(a.verdict(head + LIMITS.header, LIMITS), Verdict::Close);
+        assert_eq!(
+            a.verdict(head + LIMITS.header, LIMITS, STALL),
+            Verdict::Close
+        );
         // A request in the service holds off every deadline.
         let busy = InService::new(&a);
         assert_eq!(
-            a.verdict(head + LIMITS.keepalive * 2, LIMITS),
+            a.verdict(head + LIMITS.keepalive * 2, LIMITS, STALL),
             Verdict::Busy
         );
         drop(busy);
         assert!(matches!(
-            a.verdict(Instant::now(), LIMITS),
+            a.verdict(Instant::now(), LIMITS, STALL),
             Verdict::WaitUntil(_)
         ));
     }

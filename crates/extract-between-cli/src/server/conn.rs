@@ -45,11 +45,14 @@ const LAST_LINES: Duration = Duration::from_millis(500);
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets the open connections
 /// finish their requests for at most `finish.timeout` (idle ones are closed at once).
+/// `draining` turns true when the drain begins: HTTP/2 connections get GOAWAY then (HTTP/1
+/// answers say `Connection: close` from the same moment, in the middleware).
 pub(super) async fn accept_loop(
     listener: TcpListener,
     app: Router,
     limits: ConnLimits,
     metrics: Arc<Metrics>,
+    draining: watch::Receiver<bool>,
     shutdown: impl Future<Output = ()>,
     finish: Finish,
 ) -> std::io::Result<()> {
@@ -102,7 +105,10 @@ pub(super) async fn accept_loop(
             app.clone(),
             limits,
             Arc::clone(&metrics),
-            stopped.clone(),
+            Phases {
+                draining: draining.clone(),
+                stopped: stopped.clone(),
+            },
             slot,
         ));
     }
@@ -125,6 +131,13 @@ pub(super) async fn accept_loop(
     Ok(())
 }
 
+/// The service's shutdown as a connection sees it: the drain has begun (HTTP/2 gets GOAWAY),
+/// the listener has stopped (every connection closes once idle).
+struct Phases {
+    draining: watch::Receiver<bool>,
+    stopped: watch::Receiver<bool>,
+}
+
 /// Serves one connection under its watchdog.
 async fn connection(
     stream: TcpStream,
@@ -132,9 +145,13 @@ async fn connection(
     app: Router,
     limits: ConnLimits,
     metrics: Arc<Metrics>,
-    mut stopped: watch::Receiver<bool>,
+    phases: Phases,
     _slot: OwnedSemaphorePermit,
 ) {
+    let Phases {
+        mut draining,
+        mut stopped,
+    } = phases;
     let activity = Arc::new(Activity::new());
     let io = TokioIo::new(GuardedIo::new(
         stream,
@@ -147,17 +164,33 @@ async fn connection(
     // When a graceful close began (keep-alive bound or shutdown).
     let mut closing: Option<Instant> = None;
     let mut stopping = false;
+    let mut drained = *draining.borrow();
     let wake = tokio::time::sleep(Duration::ZERO);
     let mut wake = std::pin::pin!(wake);
     loop {
         let now = Instant::now();
-        let next = match activity.verdict(now.into_std(), limits.deadlines) {
+        // A second beyond the write bound: an upload idle that long ends its own answer
+        // first, with its last line.
+        let stall = limits.write_stall + GRACE;
+        let next = match activity.verdict(now.into_std(), limits.deadlines, stall) {
             // Nothing to decide while requests run; their own timeouts bound them.
-            Verdict::Busy => now + limits.deadlines.header.min(limits.deadlines.keepalive),
+            // Looked at again within a stall bound: a response may begin meanwhile.
+            Verdict::Busy => {
+                now + limits
+                    .deadlines
+                    .header
+                    .min(limits.deadlines.keepalive)
+                    .min(stall)
+            }
+            Verdict::BusyUntil(at) => Instant::from_std(at),
+            Verdict::Stalled => {
+                metrics.reject(Rejection::Timeout);
+                return;
+            }
             // Looked at again within a header bound: a head may start meanwhile, and its
             // deadline is nearer than the keep-alive one.
             Verdict::WaitUntil(at) if closing.is_none() => {
-                Instant::from_std(at).min(now + limits.deadlines.header)
+                Instant::from_std(at).min(now + limits.deadlines.header.min(stall))
             }
             Verdict::Close => {
                 metrics.reject(Rejection::Timeout);
@@ -183,6 +216,14 @@ async fn connection(
                 return;
             }
             () = &mut wake => {}
+            // GOAWAY: in-flight streams finish, new ones go to another instance.
+            _ = draining.changed(), if !drained => {
+                drained = true;
+                if activity.is_h2() && closing.is_none() {
+                    conn.as_mut().graceful_shutdown();
+                    closing = Some(Instant::now());
+                }
+            }
             _ = stopped.changed(), if !stopping => {
                 stopping = true;
                 if closing.is_none() {

@@ -216,9 +216,11 @@ impl Prepared {
         }
         let draining = std::sync::Arc::clone(&state.draining);
         let metrics = std::sync::Arc::clone(&state.metrics);
+        let (drain_begun, drain_seen) = tokio::sync::watch::channel(false);
         let drained = async move {
             shutdown.await;
             draining.store(true, std::sync::atomic::Ordering::Relaxed);
+            let _ = drain_begun.send(true);
             tracing::info!(
                 seconds = drain.as_secs(),
                 "draining: /readyz answers 503 and answers close their connections"
@@ -240,7 +242,8 @@ impl Prepared {
             timeout: shutdown_timeout,
             deadline,
         };
-        let served = conn::accept_loop(listener, app, limits, metrics, drained, finish).await;
+        let served =
+            conn::accept_loop(listener, app, limits, metrics, drain_seen, drained, finish).await;
         drop(scraper);
         served
     }
