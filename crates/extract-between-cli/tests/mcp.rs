@@ -437,6 +437,10 @@ fn batches_only_in_2025_03_26_and_arrays_are_never_messages() {
     let r = post_mcp(&server, &[], &batch);
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.json().as_array().map(Vec::len), Some(2), "{}", r.text());
+    // A batch holding what is no message is a bad request, answered element by element.
+    let r = post_mcp(&server, &[], &positional);
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(r.json().as_array().map(Vec::len), Some(6), "{}", r.text());
     let r = post_mcp(&server, &[("MCP-Protocol-Version", "2025-11-25")], &batch);
     assert_eq!((r.status, error_code(&r.json())), (400, -32600));
     let r = post_mcp(

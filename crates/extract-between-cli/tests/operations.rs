@@ -846,3 +846,55 @@ fn request_ids_follow_an_incoming_id_and_are_unique_across_instances() {
     let unique: std::collections::HashSet<&String> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "{ids:?}");
 }
+
+/// The exposition read by the Prometheus project's own Python parser for the content type
+/// it is served as (OpenMetrics): every family parses, counters are counters.
+#[test]
+fn metrics_parse_with_the_official_openmetrics_parser() {
+    let python = std::env::var("EXTRACT_BETWEEN_MCP_PYTHON").unwrap_or_else(|_| "python3".into());
+    if !common::process::tool_available(
+        std::process::Command::new(&python).args(["-c", "import prometheus_client"]),
+        "EXTRACT_BETWEEN_REQUIRE_PROM_PARSER",
+        "pip install prometheus-client",
+    ) {
+        return;
+    }
+    let server = Server::start(&[]);
+    post_json(&server, r#"{"text":"[a]","start":"[","end":"]"}"#);
+    let r = get(&server, "/metrics");
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/openmetrics-text; version=1.0.0; charset=utf-8")
+    );
+    let script = "import sys, json\n\
+        from prometheus_client.openmetrics.parser import text_string_to_metric_families\n\
+        families = {f.name: f.type for f in text_string_to_metric_families(sys.stdin.read())}\n\
+        print(json.dumps(families))";
+    let mut child = std::process::Command::new(&python)
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&r.body).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let families: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        families["extract_between_http_requests"], "counter",
+        "{families}"
+    );
+    assert_eq!(
+        families["extract_between_rejected"], "counter",
+        "{families}"
+    );
+    assert_eq!(
+        families["extract_between_http_request_duration_seconds"], "histogram",
+        "{families}"
+    );
+}

@@ -219,6 +219,7 @@ fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answe
     if messages.is_empty() {
         return refuse("an empty batch".into());
     }
+    let mut refused = false;
     let answers: Vec<String> = messages
         .iter()
         .filter_map(|m| {
@@ -231,6 +232,9 @@ fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answe
             } else {
                 handle_one(session, m.get().as_bytes(), transport)
             };
+            // A message the transport refuses (not JSON-RPC, bad params) makes the batch
+            // a bad request, as it makes a message alone one; the array says which.
+            refused |= one.http_status == 400;
             one.body
         })
         .collect();
@@ -239,7 +243,7 @@ fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answe
     }
     Answer {
         body: Some(format!("[{}]", answers.join(","))),
-        http_status: 200,
+        http_status: if refused { 400 } else { 200 },
     }
 }
 

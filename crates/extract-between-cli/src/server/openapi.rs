@@ -190,15 +190,21 @@ pub(super) fn document(config: &ServerConfig, auth: bool) -> Value {
             MCP_PATH: {
                 "post": {
                     "operationId": "mcp",
-                    "summary": "MCP Streamable HTTP: one JSON-RPC message a POST (protocol 2026-07-28 with MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; 2025-11-25 and earlier after initialize)",
+                    "summary": "MCP Streamable HTTP: one JSON-RPC message a POST (protocol 2026-07-28 with MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; 2025-11-25 and earlier after initialize), or a batch of them in protocol 2025-03-26 (assumed without MCP-Protocol-Version)",
                     "security": security(true),
-                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcMessage"}}}},
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"oneOf": [
+                        {"$ref": "#/components/schemas/JsonRpcMessage"},
+                        {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/JsonRpcMessage"}}
+                    ]}}}},
                     "responses": common(json!({
-                        "200": {"description": "A JSON-RPC response (a result, or an error such as an unknown tool)",
-                                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcResponse"}}}},
+                        "200": {"description": "A JSON-RPC response (a result, or an error such as an unknown tool), or a batch's responses",
+                                "content": {"application/json": {"schema": {"oneOf": [
+                                    {"$ref": "#/components/schemas/JsonRpcResponse"},
+                                    {"type": "array", "items": {"$ref": "#/components/schemas/JsonRpcResponse"}}
+                                ]}}}},
                         "202": {"description": "A notification, accepted"},
-                        "400": {"description": "Not JSON, not JSON-RPC, a header that does not match the body (-32020), an unsupported protocol version (-32022), missing _meta fields (-32602)",
-                                "content": {"application/json": {"schema": {"type": "object"}}}},
+                        "400": {"description": "Not JSON, not JSON-RPC (or a batch holding such a message, answered message by message), a batch in a version without batches, a header that does not match the body (-32020), an unsupported protocol version (-32022), missing _meta fields (-32602)",
+                                "content": {"application/json": {"schema": {"type": ["object", "array"]}}}},
                         "403": {"description": "A foreign Origin (serve --allow-origin adds origins)",
                                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JsonRpcResponse"}}}},
                         "404": {"description": "Method not found (-32601), protocol 2026-07-28",
