@@ -267,26 +267,20 @@ fn the_image_command_with_the_deployment_environment_serves_the_probes() {
         .unwrap_or_else(|| panic!("{line:?}"))
         .parse()
         .unwrap();
-    let mut scraper = std::net::TcpStream::connect(scrape).unwrap();
-    std::io::Write::write_all(
-        &mut scraper,
+    let answer = common::http::raw_exchange(
+        scrape,
         b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-    )
-    .unwrap();
-    let answer = common::http::read_response(&mut std::io::BufReader::new(&scraper));
+    );
     assert_eq!(answer.status, 200);
     assert!(
         answer
             .text()
             .contains("extract_between_http_requests_total")
     );
-    let mut other = std::net::TcpStream::connect(scrape).unwrap();
-    std::io::Write::write_all(
-        &mut other,
+    let refused = common::http::raw_exchange(
+        scrape,
         b"POST /v1/tools/text-extract-between/versions/1.0.0/execute HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
-    )
-    .unwrap();
-    let refused = common::http::read_response(&mut std::io::BufReader::new(&other));
+    );
     assert_eq!(
         refused.status, 404,
         "the metrics port serves /metrics alone"

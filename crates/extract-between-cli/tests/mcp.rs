@@ -458,13 +458,11 @@ fn a_loopback_service_answers_mcp_only_for_loopback_or_allowed_hosts() {
     let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
     let send = |server: &Server, host: &str| {
         let body = ping.to_string();
-        let mut s = server.connect();
-        let head = format!(
+        let message = format!(
             "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         );
-        std::io::Write::write_all(&mut s, head.as_bytes()).unwrap();
-        common::http::read_response(&mut BufReader::new(s))
+        common::http::raw_exchange(server.addr, message.as_bytes())
     };
     let server = Server::start(&[]);
     for host in ["localhost:8080", "127.0.0.1", "[::1]:1"] {

@@ -207,7 +207,7 @@ impl<W: Write> Sink for Writer<'_, W> {
     }
 
     fn utf16_offsets(&self) -> bool {
-        // Only JSON lines print them; plain output skips the counting (2x on CJK text).
+        // Only JSON lines print them; plain output skips the counting, a large share on CJK text.
         self.format == Format::Json
     }
 }

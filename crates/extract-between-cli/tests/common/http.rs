@@ -152,6 +152,13 @@ pub fn request(
     read_response(&mut BufReader::new(s))
 }
 
+/// Sends `bytes` exactly as they are on a new connection to `addr`, and reads the answer.
+pub fn raw_exchange(addr: SocketAddr, bytes: &[u8]) -> Response {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(bytes).unwrap();
+    read_response(&mut BufReader::new(s))
+}
+
 pub fn post_json(server: &Server, body: &str) -> Response {
     request(
         server,

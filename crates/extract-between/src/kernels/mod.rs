@@ -136,7 +136,7 @@ impl BlockUnits for Utf8Block {
 /// Work that runs with the kernels of one set over one slice (see [`Isa::run`]). Its state
 /// and its sink are arguments of the entry function, not fields of the job, so that the
 /// compiler knows they do not alias (as fields, every write to the sink reloaded the walk's
-/// state: a dense scan into a `Vec` ran 1.15x slower).
+/// state, which slowed dense scans).
 pub(crate) trait Job {
     type State: ?Sized;
     type Sink: ?Sized;
@@ -270,8 +270,8 @@ pub(crate) fn streams_without_hints() -> bool {
     false
 }
 
-/// How far ahead of its current block a walk asks for data: 16 blocks. (The one-byte walk
-/// over dense text ran 1.5x faster with the hint, on Intel and on AMD Zen 4 alike.)
+/// How far ahead of its current block a walk asks for data: 16 blocks. (The hint speeds the
+/// one-byte walk over dense text on Intel and AMD alike; `cargo bench --bench paths`.)
 pub(crate) const PREFETCH_AHEAD: usize = 1024;
 
 /// Asks the CPU to bring the cache line holding `data[at]` into L1 for a walk that will read

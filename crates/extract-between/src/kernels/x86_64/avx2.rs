@@ -217,7 +217,7 @@ impl Prefix {
 
 /// 32 bytes of `bytes` from `at` as a vector: one unaligned load. (Built from four word
 /// reads, LLVM fused the block test's overlapping windows into word loads, inserts and
-/// shifts: the AVX2 UTF-8 path ran at 0.29x of `extract` on CJK text without markers.)
+/// shifts, and the AVX2 UTF-8 path fell far behind `extract` on CJK text.)
 #[inline]
 #[target_feature(enable = "avx2")]
 fn load<const N: usize>(bytes: &[u8; N], at: usize) -> __m256i {

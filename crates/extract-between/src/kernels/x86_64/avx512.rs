@@ -34,8 +34,8 @@ pub(super) fn stops64_pair(bytes: &[u8; 64], at: [&[u8; 64]; 2], probe: [u8; 2])
 
 /// `quiet128` with AVX-512 BW, in vectors but for one test: a byte stops
 /// where it or `(byte ^ probe) - 1` has its high bit set (not ASCII, or the probed
-/// byte, which is ASCII). Per 128 bytes one mask instead of six (against four compares
-/// into masks and their ORs, ~1.2x faster on AMD Zen 4, where mask operations are dear).
+/// byte, which is ASCII). Per 128 bytes one mask instead of six (four compares into masks
+/// and their ORs were slower on AMD Zen 4, where mask operations are dear).
 #[inline]
 #[target_feature(enable = "avx512bw")]
 pub(super) fn quiet128(bytes: &[u8; 128], byte: u8) -> bool {
@@ -105,9 +105,8 @@ const UNITS64: [u8; 64] = table64(&[1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1,
 /// The UTF-16 units of a valid 64-byte block, as `Utf8Block` but kept in a
 /// vector, one byte's units per lane: a walk sums them over quiet blocks in a vector
 /// ([`Units::add_to`]) and only moves them to a register at an event. (As two bit masks
-/// moved to registers and counted per block, they cost the quiet loop ~40 % of its speed
-/// on AMD Zen 4, where moves out of mask registers are dear: 9.8 against 17.0 GB/s over
-/// 1 MB of CJK text in a micro-benchmark, the vector sum 17.0.)
+/// moved to registers and counted per block, they slowed the quiet loop badly on AMD Zen 4,
+/// where moves out of mask registers are dear.)
 #[derive(Clone, Copy)]
 pub(super) struct Units(__m512i);
 
