@@ -1,7 +1,8 @@
 //! The command-line front end: grep-like streaming over files, directory
 //! trees and stdin, the card's JSON tool mode, the card itself, `mcp` for agents, and
-//! `serve` for the HTTP service. `scan` searches one input, `search` walks and orders the
-//! inputs (in parallel for trees), `input` opens them, `progress` draws the bar.
+//! `serve` for the HTTP service. This file is the grammar and the dispatch; searching one
+//! input, walking and ordering many, and the process's boundary (exit status, messages,
+//! standard output) each have their own file.
 //!
 //! Streaming mode reads each input in fixed-size chunks into one reused buffer and feeds the
 //! [`Scanner`](extract_between::Scanner); a match's content is gathered in one reused buffer (bounded by

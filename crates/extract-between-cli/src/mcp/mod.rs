@@ -3,11 +3,11 @@
 //! in both protocol eras (2026-07-28 per-request metadata; 2025-11-25 and earlier with the
 //! `initialize` handshake).
 //!
-//! `rpc` reads and writes JSON-RPC, `dispatch` decides what each request is answered (the
-//! tool call goes through [`extract_between::request`], the card's JSON contract), `stdio` is the
-//! line transport, `http` the Streamable HTTP binding's checks. A small layer on
-//! serde_json: one tool and no server-to-client requests take a few hundred lines, and it
-//! adds no crate to the dependency tree.
+//! JSON-RPC framing is read without trusting it, the answer to each request is decided in
+//! one place (the tool call goes through [`extract_between::request`], the card's JSON
+//! contract), and the two transports (stdio lines, Streamable HTTP's checks) only carry
+//! messages. A small layer on serde_json: one tool and no server-to-client requests take a
+//! few hundred lines.
 
 mod dispatch;
 pub(crate) mod http;
