@@ -322,3 +322,62 @@ pub fn parse_listening_line(line: &str) -> Option<std::net::SocketAddr> {
         .parse()
         .ok()
 }
+
+/// A request body every test can send: the card's example, one match.
+pub const EXAMPLE: &str = r#"{"text":"[a]","start":"[","end":"]"}"#;
+
+/// A file in this test process's temporary folder, with `text`.
+pub fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("eb-ops-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `method path` with `Authorization: Bearer token`.
+pub fn with_token(server: &Server, method: &str, path: &str, token: &str, body: &[u8]) -> Response {
+    let value = format!("Bearer {token}");
+    request(server, method, path, &[("Authorization", &value)], body)
+}
+
+/// Starts a server with stderr captured; returns it and a thread collecting the lines.
+pub fn start_logged(
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Server, std::thread::JoinHandle<Vec<String>>) {
+    let mut server = Server::start_with(args, env, Stdio::piped());
+    let stderr = server.child.stderr.take().unwrap();
+    let lines = std::thread::spawn(move || {
+        BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<_>>()
+    });
+    (server, lines)
+}
+
+/// The value of the series whose line starts with `series` (name and labels), or 0.
+pub fn metric(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find(|l| l.starts_with(series) && l[series.len()..].starts_with(' '))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}
+
+pub fn metrics_of(server: &Server, token: Option<&str>) -> String {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+    let r = request(server, "GET", "/metrics", &headers, b"");
+    assert_eq!(r.status, 200, "{}", r.text());
+    // The body is OpenMetrics and says so: labelled as the older Prometheus text format,
+    // its counters (families named without `_total`) would be read as untyped.
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/openmetrics-text; version=1.0.0; charset=utf-8"),
+        "{r:?}"
+    );
+    assert!(r.text().ends_with("# EOF\n"), "{}", r.text());
+    r.text()
+}
