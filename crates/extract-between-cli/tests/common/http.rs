@@ -381,3 +381,21 @@ pub fn metrics_of(server: &Server, token: Option<&str>) -> String {
     assert!(r.text().ends_with("# EOF\n"), "{}", r.text());
     r.text()
 }
+
+/// Starts a chunked upload to the stream endpoint with `[`/`]` markers, sends `first`, and
+/// waits for the 200 head: the upload stays open for the caller.
+pub fn open_bracket_stream(server: &Server, first: &[u8]) -> (TcpStream, BufReader<TcpStream>) {
+    let mut s = start_upload(server, "POST", &format!("{TOOL}/stream?start=%5B&end=%5D"));
+    write_chunk(&mut s, first).unwrap();
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    assert_eq!(read_head(&mut reader).0, 200);
+    (s, reader)
+}
+
+/// The lines of an NDJSON answer, each parsed.
+pub fn ndjson(body: &[u8]) -> Vec<serde_json::Value> {
+    body.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect()
+}
