@@ -3,5 +3,6 @@
 //! process (its threads, memory, whether it waits) by polling.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod http;
 pub mod process;

@@ -1,0 +1,127 @@
+//! The conventions of a published command-line tool, checked on the built binary: the
+//! current directory when stdin is a terminal, colour, progress bars, completions and the
+//! man page.
+
+mod common;
+
+use common::cli::{BIN, run, temp, text};
+use std::process::{Command, Stdio};
+
+#[test]
+fn progress_only_when_asked_on_a_non_terminal() {
+    let path = temp("progress.txt", &b"[x]".repeat(400_000));
+    let args = ["-s", "[", "-e", "]", path.to_str().unwrap()];
+    let quiet = run(&args, b"");
+    assert_eq!(
+        text(&quiet.stderr),
+        "",
+        "stderr is a pipe: no bar by default"
+    );
+    let forced = run(&[&["--progress"][..], &args[..]].concat(), b"");
+    assert!(
+        text(&forced.stderr).contains("MiB"),
+        "{}",
+        text(&forced.stderr)
+    );
+    assert_eq!(forced.stdout, quiet.stdout);
+}
+
+/// `command` run by `script` on a pseudo-terminal (stdin and stdout are a terminal), in
+/// `dir`, with `env`; its output with the terminal's `\r\n` as `\n`. `None` without `script`.
+fn on_terminal(dir: &std::path::Path, command: &str, env: &[(&str, &str)]) -> Option<String> {
+    let out = Command::new("script")
+        .args(["-qec", command, "/dev/null"])
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    Some(text(&out.stdout).replace("\r\n", "\n"))
+}
+
+#[test]
+fn no_path_and_a_terminal_on_stdin_searches_the_current_directory() {
+    let dir = temp("cwd-tree/a.txt", b"x[one]y")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    std::fs::write(dir.join("b.txt"), b"[two]").unwrap();
+    let Some(out) = on_terminal(&dir, &format!("{BIN} -s [ -e ] --color never"), &[]) else {
+        eprintln!("skipped: no script(1) for a pseudo-terminal");
+        return;
+    };
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort();
+    // Named as ripgrep names them: no `./` in front.
+    assert_eq!(lines, ["a.txt:one", "b.txt:two"], "{out:?}");
+    // A pipe on stdin is still read, whatever the directory holds.
+    let out = run(&["-s", "[", "-e", "]"], b"[piped]");
+    assert_eq!(text(&out.stdout), "piped\n");
+}
+
+#[test]
+fn file_names_are_coloured_on_a_terminal_or_when_asked() {
+    let dir = temp("colour/a.txt", b"[one]")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let magenta = "\x1b[35m";
+    let named = |args: &[&str]| {
+        let mut all = vec!["-s", "[", "-e", "]", "-H"];
+        all.extend_from_slice(args);
+        let out = Command::new(BIN)
+            .args(&all)
+            .arg(dir.join("a.txt"))
+            .output()
+            .unwrap();
+        text(&out.stdout)
+    };
+    assert!(named(&["--color", "always"]).starts_with(magenta));
+    assert!(named(&["-l", "--color", "always"]).starts_with(magenta));
+    assert!(!named(&["--color", "never"]).contains('\x1b'));
+    // auto: a pipe gets none; JSON lines never.
+    assert!(!named(&[]).contains('\x1b'));
+    assert!(!named(&["--json-lines", "--color", "always"]).contains('\x1b'));
+    // The terminal shows stderr too: no progress bar.
+    let command = format!("{BIN} -s [ -e ] -H --no-progress a.txt");
+    let Some(shown) = on_terminal(&dir, &command, &[]) else {
+        eprintln!("skipped: no script(1) for a pseudo-terminal");
+        return;
+    };
+    assert!(shown.starts_with(magenta), "{shown:?}");
+    let plain = on_terminal(&dir, &command, &[("NO_COLOR", "1")]).unwrap();
+    assert_eq!(plain, "a.txt:one\n");
+}
+
+#[test]
+fn completions_and_the_man_page_come_from_the_same_definitions() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = Command::new(BIN)
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{shell}");
+        let script = text(&out.stdout);
+        assert!(script.contains("max-matches"), "{shell}: {script}");
+        assert!(script.contains("color"), "{shell}");
+    }
+    // The bash script parses.
+    let bash = Command::new(BIN)
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    let path = temp("completion.bash", &bash.stdout);
+    assert!(
+        Command::new("bash")
+            .arg("-n")
+            .arg(&path)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let man = Command::new(BIN).arg("man").output().unwrap();
+    assert!(man.status.success());
+    let page = text(&man.stdout);
+    assert!(page.contains(".TH extract-between 1"), "{page}");
+    assert!(page.contains("max\\-matches"), "{page}");
+}
