@@ -399,3 +399,6 @@ pub fn ndjson(body: &[u8]) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_slice(l).unwrap())
         .collect()
 }
+
+/// The HTTP/2 connection preface and an empty SETTINGS frame.
+pub const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0";
