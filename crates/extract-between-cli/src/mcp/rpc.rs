@@ -101,23 +101,19 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Message<'_>, (Option<&RawValue>, Rpc
             ),
         )
     })?;
-    let raw: &RawValue = serde_json::from_str(text).map_err(|e| {
-        (
-            None,
-            RpcError::new(code::PARSE_ERROR, format!("the message is not JSON: {e}")),
-        )
-    })?;
     // serde would read a struct from an array too: `["2.0",7,"tools/call",…]` is no message.
-    if !raw.get().starts_with('{') {
-        return Err((
-            None,
-            RpcError::new(
+    // Only what does not open an object is parsed a second time, to say which error it is.
+    if !text.trim_start().starts_with('{') {
+        let why = match serde_json::from_str::<&RawValue>(text) {
+            Ok(_) => RpcError::new(
                 code::INVALID_REQUEST,
                 "a JSON-RPC message must be a JSON object",
             ),
-        ));
+            Err(e) => RpcError::new(code::PARSE_ERROR, format!("the message is not JSON: {e}")),
+        };
+        return Err((None, why));
     }
-    let env: Envelope<'_> = serde_json::from_str(raw.get()).map_err(|e| {
+    let env: Envelope<'_> = serde_json::from_str(text).map_err(|e| {
         let why = if e.is_data() {
             RpcError::new(
                 code::INVALID_REQUEST,

@@ -222,7 +222,8 @@ where
         let activity = Arc::clone(&self.activity);
         Box::pin(async move {
             let response = answer.await?;
-            let stamp = activity.response_stamp();
+            // HTTP/1's stalls are the socket's, which `GuardedIo` bounds: no stamp there.
+            let stamp = activity.is_h2().then(|| activity.response_stamp());
             Ok(response.map(|inner| TrackedBody {
                 inner,
                 stamp,
@@ -235,8 +236,8 @@ where
 /// A response body that keeps its request counted until it is dropped.
 pub(super) struct TrackedBody<B> {
     inner: B,
-    /// When hyper last asked for more of it.
-    stamp: Arc<AtomicU64>,
+    /// When hyper last asked for more of it (HTTP/2 only).
+    stamp: Option<Arc<AtomicU64>>,
     guard: InService,
 }
 
@@ -248,8 +249,9 @@ impl<B: HttpBody + Unpin> HttpBody for TrackedBody<B> {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
-        let now = self.guard.0.ms(Instant::now());
-        self.stamp.store(now, Relaxed);
+        if let Some(stamp) = &self.stamp {
+            stamp.store(self.guard.0.ms(Instant::now()), Relaxed);
+        }
         Pin::new(&mut self.inner).poll_frame(cx)
     }
 

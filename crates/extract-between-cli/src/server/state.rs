@@ -156,8 +156,10 @@ impl AsRef<[u8]> for Budgeted {
     }
 }
 
-/// Bodies from this size on are parsed off the async workers.
-const OFFLOAD_BYTES: usize = 64 * 1024;
+/// Bodies from this size on are parsed off the async workers: below it a parse holds a
+/// worker for about a millisecond at most, less than the hand-over to another thread costs
+/// when every request makes one.
+const OFFLOAD_BYTES: usize = 1024 * 1024;
 
 /// A refusal for want of room: 503 `overloaded`, with why.
 pub(super) fn overloaded(why: &'static str) -> ApiError {
