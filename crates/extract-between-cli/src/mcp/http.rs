@@ -23,16 +23,26 @@ pub(crate) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     {
         return true;
     }
-    let Some((_scheme, rest)) = origin.split_once("://") else {
-        return false;
-    };
-    let host = if let Some(v6) = rest.strip_prefix('[') {
-        v6.split(']').next().unwrap_or_default()
-    } else {
-        rest.split(':').next().unwrap_or_default()
-    };
-    host.eq_ignore_ascii_case("localhost")
-        || host
+    origin
+        .split_once("://")
+        .is_some_and(|(_scheme, authority)| is_loopback(authority))
+}
+
+/// The host of an authority (`name`, `name:port`, `[v6]:port`), without its port.
+fn host_name(authority: &str) -> &str {
+    match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => authority
+            .rsplit_once(':')
+            .map_or(authority, |(name, _)| name),
+    }
+}
+
+/// Whether an authority names this machine: `localhost`, `127.0.0.0/8` or `[::1]`, any port.
+pub(crate) fn is_loopback(authority: &str) -> bool {
+    let name = host_name(authority);
+    name.eq_ignore_ascii_case("localhost")
+        || name
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
 }
@@ -45,15 +55,8 @@ pub(crate) fn host_allowed(host: Option<&str>, allowed: &[String]) -> bool {
     let Some(host) = host else {
         return false;
     };
-    let name = if let Some(v6) = host.strip_prefix('[') {
-        v6.split(']').next().unwrap_or_default()
-    } else {
-        host.rsplit_once(':').map_or(host, |(name, _)| name)
-    };
-    name.eq_ignore_ascii_case("localhost")
-        || name
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+    let name = host_name(host);
+    is_loopback(host)
         || allowed
             .iter()
             .any(|a| a == "*" || a.eq_ignore_ascii_case(host) || a.eq_ignore_ascii_case(name))

@@ -224,7 +224,7 @@ impl ServerConfig {
     pub(super) fn new(args: ServeArgs) -> ServerConfig {
         let seconds = |s: u64| Duration::from_secs(s.clamp(1, MAX_SECONDS));
         ServerConfig {
-            loopback: listens_on_loopback(&args.listen),
+            loopback: crate::mcp::http::is_loopback(&args.listen),
             max_connections: args.max_connections.max(1),
             max_concurrency: args.max_concurrency.max(1),
             max_streams: args.max_streams.max(1),
@@ -248,16 +248,6 @@ impl ServerConfig {
             allow_host: args.allow_host,
             metrics_listen: args.metrics_listen,
         }
-    }
-}
-
-/// Whether `listen` is a loopback address (`127.0.0.0/8`, `[::1]`, `localhost`).
-fn listens_on_loopback(listen: &str) -> bool {
-    match listen.parse::<std::net::SocketAddr>() {
-        Ok(addr) => addr.ip().is_loopback(),
-        Err(_) => listen
-            .rsplit_once(':')
-            .is_some_and(|(host, _)| host.eq_ignore_ascii_case("localhost")),
     }
 }
 

@@ -5,7 +5,7 @@
 //! stream) and DELETE (no sessions) get the router's 405, with `Allow: POST`.
 
 use super::body::read_body;
-use super::error::ApiError;
+use super::error::{ApiError, json_response};
 use super::state::AppState;
 use crate::mcp::http as mcp_http;
 use axum::body::Body;
@@ -25,21 +25,11 @@ pub(super) async fn post(
             .and_then(|h| h.to_str().ok())
             .or_else(|| uri.authority().map(|a| a.as_str()));
         if !mcp_http::host_allowed(host, &state.config.allow_host) {
-            return (
-                StatusCode::FORBIDDEN,
-                [(header::CONTENT_TYPE, "application/json")],
-                mcp_http::forbidden_host(),
-            )
-                .into_response();
+            return json_response(StatusCode::FORBIDDEN, mcp_http::forbidden_host());
         }
     }
     if !mcp_http::origin_allowed(&headers, &state.config.allow_origin) {
-        return (
-            StatusCode::FORBIDDEN,
-            [(header::CONTENT_TYPE, "application/json")],
-            mcp_http::forbidden_origin(),
-        )
-            .into_response();
+        return json_response(StatusCode::FORBIDDEN, mcp_http::forbidden_origin());
     }
     let (bytes, permits) = match read_body(&state, &headers, body).await {
         Ok(read) => read,
@@ -69,10 +59,5 @@ pub(super) async fn post(
 /// read) with the same status and words as the HTTP envelope, so that an MCP client gets an
 /// answer it can parse.
 fn as_rpc_error(refused: &ApiError) -> Response {
-    (
-        refused.status(),
-        [(header::CONTENT_TYPE, "application/json")],
-        mcp_http::refusal(&refused.message),
-    )
-        .into_response()
+    json_response(refused.status(), mcp_http::refusal(&refused.message))
 }
