@@ -78,6 +78,9 @@ pub(super) struct Metrics {
     registry: Registry,
     requests: Family<RequestLabels, Counter>,
     durations: Family<RouteLabels, Histogram, HistogramMaker>,
+    /// Each route's histogram, resolved at its first request: later ones skip the family's
+    /// lock and hash (a series appears only once its route is used, as before).
+    route_durations: [std::sync::OnceLock<Histogram>; ROUTE_SLOTS],
     in_flight: Gauge,
     scanned: Family<RouteLabels, Counter>,
     matches: Family<RouteLabels, Counter>,
@@ -142,6 +145,7 @@ impl Metrics {
             registry,
             requests,
             durations,
+            route_durations: std::array::from_fn(|_| std::sync::OnceLock::new()),
             in_flight,
             scanned,
             matches,
@@ -304,16 +308,19 @@ fn process_figures() -> Option<ProcessFigures> {
 }
 
 /// The route label of a request: its route's template, never the raw path.
-fn route_label(req: &Request<Body>) -> &'static str {
+fn route_label(req: &Request<Body>) -> (usize, &'static str) {
+    let unmatched = (ROUTE_SLOTS - 1, "unmatched");
     let Some(matched) = req.extensions().get::<MatchedPath>() else {
-        return "unmatched";
+        return unmatched;
     };
     super::paths::ROUTES
         .iter()
-        .copied()
-        .find(|r| *r == matched.as_str())
-        .unwrap_or("unmatched")
+        .position(|r| *r == matched.as_str())
+        .map_or(unmatched, |i| (i, super::paths::ROUTES[i]))
 }
+
+/// A slot per route template, and one for requests that match none.
+const ROUTE_SLOTS: usize = super::paths::ROUTES.len() + 1;
 
 fn method_label(method: &Method) -> &'static str {
     match *method {
@@ -344,6 +351,8 @@ fn rejection(route: &str, status: StatusCode) -> Option<Rejection> {
 /// gauge (given back on drop too: a client that goes away mid-request ends the future).
 pub(super) struct Observation<'a> {
     metrics: &'a Metrics,
+    /// The route's place in `route_durations`.
+    slot: usize,
     route: &'static str,
     method: &'static str,
     began: Instant,
@@ -353,9 +362,11 @@ impl Metrics {
     /// Starts counting `req`.
     pub(super) fn observe(&self, req: &Request<Body>) -> Observation<'_> {
         self.in_flight.inc();
+        let (slot, route) = route_label(req);
         Observation {
             metrics: self,
-            route: route_label(req),
+            slot,
+            route,
             method: method_label(req.method()),
             began: Instant::now(),
         }
@@ -367,13 +378,17 @@ impl Observation<'_> {
     pub(super) fn answered(self, status: StatusCode) {
         let Observation {
             metrics,
+            slot,
             route,
             method,
             began,
         } = self;
-        metrics
-            .durations
-            .get_or_create(&RouteLabels { route })
+        metrics.route_durations[slot]
+            .get_or_init(|| {
+                metrics
+                    .durations
+                    .get_or_create_owned(&RouteLabels { route })
+            })
             .observe(began.elapsed().as_secs_f64());
         metrics
             .requests
