@@ -1,5 +1,5 @@
-//! The server side of MCP for one tool, in both protocol eras: which era a request speaks,
-//! what it is answered, and the tool call through the card's JSON contract.
+//! The lifecycle of MCP for one tool, in both protocol eras: which era a request speaks and
+//! what it is answered (the answers themselves are `results` and `tool`).
 //!
 //! - **Modern** (2026-07-28): every request carries its protocol version and client
 //!   capabilities in `params._meta`; no handshake, no session; `server/discover`; results
@@ -8,33 +8,29 @@
 //!   `tools/list`, `tools/call`. On stdio the process is the session; on HTTP there are no
 //!   sessions (the specification makes them optional), each request stands alone.
 
-use super::rpc::{self, Message, RpcError, code};
-use extract_between::card::TOOL_ID;
-use extract_between::request::{self, Outcome};
+use super::results::{self, LEGACY_VERSIONS, MODERN_VERSIONS};
+use super::rpc::{self, Message};
+use super::tool;
+use rmcp::model::{ErrorCode, ErrorData, ProtocolVersion};
 use serde::Deserialize;
+use serde_json::json;
 use serde_json::value::RawValue;
-use serde_json::{Value, json};
-use std::sync::LazyLock;
+use std::borrow::Cow;
 
-/// The protocol versions served per request (`_meta`), newest first.
-pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
-/// The protocol versions `initialize` can negotiate, newest first.
-pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 /// The version assumed for an HTTP request without `MCP-Protocol-Version` (as the
 /// specification allows, for clients older than the header).
-const HEADERLESS_VERSION: &str = "2025-03-26";
-/// How long a client may cache the tool list and the discovery result.
-const CACHE_TTL_MS: u64 = 3_600_000;
+const HEADERLESS_VERSION: ProtocolVersion = ProtocolVersion::V_2025_03_26;
+/// The one protocol version whose transport takes batches (a JSON array of messages).
+const BATCH_VERSION: ProtocolVersion = ProtocolVersion::V_2025_03_26;
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
 /// What one stdio process (or nothing, on HTTP) remembers between requests.
 #[derive(Debug, Default)]
 pub(crate) struct Session {
     /// The legacy version `initialize` negotiated.
-    legacy: Option<&'static str>,
+    legacy: Option<&'static ProtocolVersion>,
 }
 
 /// The Streamable HTTP request headers MCP defines, as sent (`None` when absent;
@@ -71,19 +67,15 @@ impl Answer {
         }
     }
 
-    fn ok(id: &RawValue, result: &Value) -> Answer {
-        Answer::ok_text(id, &result.to_string())
-    }
-
-    /// A result already written as JSON text.
-    fn ok_text(id: &RawValue, result: &str) -> Answer {
+    /// A result written as JSON text.
+    fn ok(id: &RawValue, result: &str) -> Answer {
         Answer {
             body: Some(rpc::result(id, result)),
             http_status: 200,
         }
     }
 
-    fn error(id: Option<&RawValue>, e: &RpcError, http_status: u16) -> Answer {
+    fn error(id: Option<&RawValue>, e: &ErrorData, http_status: u16) -> Answer {
         Answer {
             body: Some(rpc::error(id, e)),
             http_status,
@@ -98,6 +90,8 @@ struct Params<'a> {
     meta: Option<Meta>,
     #[serde(default, deserialize_with = "rpc::present")]
     name: Option<String>,
+    /// Raw JSON text, for the card's contract to read as the client wrote it: a lone
+    /// surrogate in a text gets the tool's `invalid_input`, as on the execute URL.
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,
     #[serde(rename = "protocolVersion", default, deserialize_with = "rpc::present")]
@@ -146,43 +140,6 @@ impl<'de> Deserialize<'de> for Meta {
     }
 }
 
-fn server_info() -> Value {
-    json!({"name": "extract-between", "title": "extract-between", "version": env!("CARGO_PKG_VERSION")})
-}
-
-/// The one tool, from the card.
-static TOOL: LazyLock<Value> = LazyLock::new(|| {
-    let card = &*crate::card::CARD;
-    json!({
-        "name": TOOL_ID,
-        "title": "Extract text between markers",
-        "description": card["description"],
-        "inputSchema": card["input_schema"],
-        "outputSchema": card["output_schema"],
-        "annotations": {
-            "title": "Extract text between markers",
-            "readOnlyHint": true,
-            "destructiveHint": false,
-            "idempotentHint": true,
-            "openWorldHint": false
-        }
-    })
-});
-
-/// The tool definition `tools/list` gives.
-///
-/// ```
-/// let tool = extract_between_cli::mcp::tool_definition();
-/// assert_eq!(tool["name"], "text-extract-between");
-/// assert_eq!(tool["annotations"]["readOnlyHint"], true);
-/// ```
-pub fn tool_definition() -> Value {
-    TOOL.clone()
-}
-
-/// The one protocol version whose transport takes batches (a JSON array of messages).
-const BATCH_VERSION: &str = "2025-03-26";
-
 /// Handles what arrived: one message, or a batch where the protocol has them.
 pub(crate) fn handle(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
     if bytes.trim_ascii_start().starts_with(b"[") {
@@ -198,12 +155,14 @@ fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answe
         Transport::Http(headers) => headers
             .protocol_version
             .as_deref()
-            .unwrap_or(HEADERLESS_VERSION),
-        Transport::Stdio => session.legacy.unwrap_or("none (before initialize)"),
+            .unwrap_or(HEADERLESS_VERSION.as_str()),
+        Transport::Stdio => session
+            .legacy
+            .map_or("none (before initialize)", ProtocolVersion::as_str),
     };
     let refuse =
-        |message: String| Answer::error(None, &RpcError::new(code::INVALID_REQUEST, message), 400);
-    if version != BATCH_VERSION {
+        |message: String| Answer::error(None, &ErrorData::invalid_request(message, None), 400);
+    if version != BATCH_VERSION.as_str() {
         return refuse(format!(
             "batches are part of protocol {BATCH_VERSION} only (this exchange speaks {version}): send one message at a time"
         ));
@@ -224,11 +183,8 @@ fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answe
         .iter()
         .filter_map(|m| {
             let one = if m.get().starts_with('[') {
-                Answer::error(
-                    None,
-                    &RpcError::new(code::INVALID_REQUEST, "a batch cannot hold a batch"),
-                    400,
-                )
+                let e = ErrorData::invalid_request("a batch cannot hold a batch", None);
+                Answer::error(None, &e, 400)
             } else {
                 handle_one(session, m.get().as_bytes(), transport)
             };
@@ -247,47 +203,69 @@ fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answe
     }
 }
 
-/// Handles one message.
+/// Handles one message: read in one pass with its parameters, the path every good message
+/// takes; a message that does not read so is read again in two steps to say what is wrong.
 fn handle_one(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
-    let (id, method, params) = match rpc::parse(bytes) {
-        Ok(Message::Request { id, method, params }) => (id, method, params),
-        Ok(Message::Notification { params }) => {
-            // Accepted only with well-formed parameters, else refused (HTTP 400).
-            return match params.map(|p| serde_json::from_str::<Params<'_>>(p.get())) {
-                Some(Err(e)) => Answer::error(
-                    None,
-                    &RpcError::new(code::INVALID_PARAMS, format!("params: {e}")),
-                    400,
-                ),
-                _ => Answer::none(),
-            };
+    match rpc::parse::<Params<'_>>(bytes) {
+        Ok(Message::Request { id, method, params }) => {
+            answer(session, id, &method, &params.unwrap_or_default(), transport)
         }
-        Ok(Message::Response) => return Answer::none(),
-        Err((id, e)) => return Answer::error(id, &e, 400),
-    };
-    let params: Params<'_> = match params.map(|p| serde_json::from_str(p.get())) {
-        None => Params::default(),
-        Some(Ok(p)) => p,
-        Some(Err(e)) => {
-            let e = RpcError::new(code::INVALID_PARAMS, format!("params: {e}"));
-            return Answer::error(Some(id), &e, 400);
-        }
-    };
-    let modern = params.meta.as_ref().and_then(|m| m.version.clone());
-    match modern {
-        Some(version) if method != "initialize" => {
-            modern_request(id, &method, &params, &version, transport)
-        }
-        _ => legacy_request(session, id, &method, &params, transport),
+        Ok(Message::Notification { .. } | Message::Response) => Answer::none(),
+        Err(_) => refuse(session, bytes, transport),
     }
 }
 
-fn supported_versions() -> Value {
-    MODERN_VERSIONS
-        .iter()
-        .chain(LEGACY_VERSIONS)
-        .copied()
-        .collect()
+/// Why a message is refused: the envelope's error, or its `params` (a request's error then
+/// names its id). Both reads agree on every message; were they ever to differ, the message
+/// is answered as read here.
+fn refuse(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
+    let (request, params) = match rpc::parse::<&RawValue>(bytes) {
+        Ok(Message::Request { id, method, params }) => (Some((id, method)), params),
+        Ok(Message::Notification { params }) => (None, params),
+        Ok(Message::Response) => return Answer::none(),
+        Err((id, e)) => return Answer::error(id, &e, 400),
+    };
+    let raw = params.map_or("{}", RawValue::get);
+    match (serde_json::from_str::<Params<'_>>(raw), request) {
+        (Err(e), request) => {
+            let e = ErrorData::invalid_params(format!("params: {e}"), None);
+            Answer::error(request.map(|(id, _)| id), &e, 400)
+        }
+        (Ok(params), Some((id, method))) => answer(session, id, &method, &params, transport),
+        (Ok(_), None) => Answer::none(),
+    }
+}
+
+/// The answer to a request, by the era its parameters speak.
+fn answer(
+    session: &mut Session,
+    id: &RawValue,
+    method: &str,
+    params: &Params<'_>,
+    transport: Transport<'_>,
+) -> Answer {
+    let modern = params.meta.as_ref().and_then(|m| m.version.as_deref());
+    match modern {
+        Some(version) if method != "initialize" => {
+            modern_request(id, method, params, version, transport)
+        }
+        _ => legacy_request(session, id, method, params, transport),
+    }
+}
+
+/// Whether `version` is one of `versions`.
+fn served<'v>(versions: &'v [ProtocolVersion], version: &str) -> Option<&'v ProtocolVersion> {
+    versions.iter().find(|v| v.as_str() == version)
+}
+
+/// The error for a version this server does not serve, with the ones it does.
+fn unsupported(
+    code: ErrorCode,
+    message: impl Into<Cow<'static, str>>,
+    requested: &str,
+) -> ErrorData {
+    let data = json!({"supported": results::supported_versions(), "requested": requested});
+    ErrorData::new(code, message, Some(data))
 }
 
 fn modern_request(
@@ -312,57 +290,39 @@ fn modern_request(
         }
         for (name, sent, body) in checks {
             if let Err(why) = header_matches(name, sent, body) {
-                let e = RpcError::new(code::HEADER_MISMATCH, why);
-                return Answer::error(Some(id), &e, 400);
+                return Answer::error(Some(id), &ErrorData::header_mismatch(why, None), 400);
             }
         }
     }
-    if !MODERN_VERSIONS.contains(&version) {
-        let e = RpcError::new(
-            code::UNSUPPORTED_PROTOCOL_VERSION,
+    if served(MODERN_VERSIONS, version).is_none() {
+        let e = unsupported(
+            ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
             "Unsupported protocol version",
-        )
-        .with_data(json!({"supported": supported_versions(), "requested": version}));
-        return Answer::error(Some(id), &e, 400);
-    }
-    if !params.meta.as_ref().is_some_and(|m| m.capabilities_object) {
-        let e = RpcError::new(
-            code::INVALID_PARAMS,
-            format!("params._meta must hold \"{META_CAPABILITIES}\" (an object)"),
+            version,
         );
         return Answer::error(Some(id), &e, 400);
     }
-    if method == "tools/call" {
-        return match call_tool(params) {
+    if !params.meta.as_ref().is_some_and(|m| m.capabilities_object) {
+        let e = ErrorData::invalid_params(
+            format!("params._meta must hold \"{META_CAPABILITIES}\" (an object)"),
+            None,
+        );
+        return Answer::error(Some(id), &e, 400);
+    }
+    match method {
+        "tools/call" => match tool::call(params.name.as_deref(), params.arguments) {
             Ok(mut result) => {
                 // The object's closing brace gives way to the modern fields.
                 result.pop();
-                result.push_str(",\"resultType\":\"complete\",\"_meta\":");
-                result.push_str(&json!({META_SERVER_INFO: server_info()}).to_string());
-                result.push('}');
-                Answer::ok_text(id, &result)
+                result.push_str(&results::MODERN_CALL_TAIL);
+                Answer::ok(id, &result)
             }
             Err(e) => Answer::error(Some(id), &e, 200),
-        };
+        },
+        "server/discover" => Answer::ok(id, &results::DISCOVER),
+        "tools/list" => Answer::ok(id, &results::MODERN_TOOLS),
+        _ => method_not_found(id, method, 404),
     }
-    let mut result = match method {
-        "server/discover" => json!({
-            "supportedVersions": supported_versions(),
-            "capabilities": {"tools": {}},
-            "instructions": instructions(),
-            "ttlMs": CACHE_TTL_MS,
-            "cacheScope": "public"
-        }),
-        "tools/list" => json!({
-            "tools": [tool_definition()],
-            "ttlMs": CACHE_TTL_MS,
-            "cacheScope": "public"
-        }),
-        _ => return method_not_found(id, method, 404),
-    };
-    result["resultType"] = json!("complete");
-    result["_meta"] = json!({META_SERVER_INFO: server_info()});
-    Answer::ok(id, &result)
 }
 
 /// A required MCP header, present and equal to the body's value, or why not.
@@ -376,16 +336,11 @@ fn header_matches(name: &str, sent: Option<&str>, body: &str) -> Result<(), Stri
     }
 }
 
-fn instructions() -> &'static str {
-    "One tool, text-extract-between: the exact substrings of `text` between a literal `start` \
-     and `end` marker, left to right, non-overlapping, at most `max_matches` (default 100) with \
-     `truncated` telling whether more exist; offsets count UTF-16 code units."
-}
-
 fn method_not_found(id: &RawValue, method: &str, http_status: u16) -> Answer {
-    let e = RpcError::new(
-        code::METHOD_NOT_FOUND,
+    let e = ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
         format!("Method not found: {method}"),
+        None,
     );
     Answer::error(Some(id), &e, http_status)
 }
@@ -399,106 +354,57 @@ fn legacy_request(
 ) -> Answer {
     if method == "initialize" {
         let requested = params.protocol_version.as_deref().unwrap_or_default();
-        let negotiated = LEGACY_VERSIONS
-            .iter()
-            .copied()
-            .find(|v| *v == requested)
-            .unwrap_or(LEGACY_VERSIONS[0]);
+        let negotiated = served(LEGACY_VERSIONS, requested).unwrap_or(&LEGACY_VERSIONS[0]);
         session.legacy = Some(negotiated);
-        return Answer::ok(
-            id,
-            &json!({
-                "protocolVersion": negotiated,
-                "capabilities": {"tools": {"listChanged": false}},
-                "serverInfo": server_info(),
-                "instructions": instructions()
-            }),
-        );
+        return Answer::ok(id, &results::initialize(negotiated));
     }
     match transport {
         Transport::Http(headers) => {
             let version = headers
                 .protocol_version
                 .as_deref()
-                .unwrap_or(HEADERLESS_VERSION);
-            if MODERN_VERSIONS.contains(&version) {
-                let e = RpcError::new(
-                    code::INVALID_PARAMS,
+                .unwrap_or(HEADERLESS_VERSION.as_str());
+            if served(MODERN_VERSIONS, version).is_some() {
+                let e = ErrorData::invalid_params(
                     format!("protocol {version} requires params._meta[\"{META_VERSION}\"]"),
+                    None,
                 );
                 return Answer::error(Some(id), &e, 400);
             }
-            if !LEGACY_VERSIONS.contains(&version) {
-                let e = RpcError::new(
-                    code::INVALID_REQUEST,
+            if served(LEGACY_VERSIONS, version).is_none() {
+                let e = unsupported(
+                    ErrorCode::INVALID_REQUEST,
                     format!("unsupported MCP-Protocol-Version {version:?}"),
-                )
-                .with_data(json!({"supported": supported_versions(), "requested": version}));
+                    version,
+                );
                 return Answer::error(Some(id), &e, 400);
             }
         }
         Transport::Stdio => {
             if session.legacy.is_none() && method != "ping" {
-                let e = RpcError::new(
-                    code::INVALID_REQUEST,
+                let modern: Vec<&str> = MODERN_VERSIONS
+                    .iter()
+                    .map(ProtocolVersion::as_str)
+                    .collect();
+                let e = ErrorData::invalid_request(
                     format!(
                         "{method} before initialize: send initialize first, or give the protocol \
                          version in params._meta[\"{META_VERSION}\"] (supported: {})",
-                        MODERN_VERSIONS.join(", ")
+                        modern.join(", ")
                     ),
+                    None,
                 );
                 return Answer::error(Some(id), &e, 400);
             }
         }
     }
-    let result = match method {
-        "ping" => json!({}),
-        "tools/list" => json!({"tools": [tool_definition()]}),
-        "tools/call" => {
-            return match call_tool(params) {
-                Ok(result) => Answer::ok_text(id, &result),
-                Err(e) => Answer::error(Some(id), &e, 200),
-            };
-        }
-        _ => return method_not_found(id, method, 200),
-    };
-    Answer::ok(id, &result)
-}
-
-/// `tools/call`: the arguments go through the card's JSON contract as the client wrote
-/// them, so the text block is byte for byte what the execute URL and tool mode answer.
-fn call_tool(params: &Params<'_>) -> Result<String, RpcError> {
-    match params.name.as_deref() {
-        Some(TOOL_ID) => {}
-        Some(other) => {
-            return Err(RpcError::new(
-                code::INVALID_PARAMS,
-                format!("Unknown tool: {other} (this server has {TOOL_ID})"),
-            ));
-        }
-        None => {
-            return Err(RpcError::new(
-                code::INVALID_PARAMS,
-                "params.name is required",
-            ));
-        }
+    match method {
+        "ping" => Answer::ok(id, "{}"),
+        "tools/list" => Answer::ok(id, &results::LEGACY_TOOLS),
+        "tools/call" => match tool::call(params.name.as_deref(), params.arguments) {
+            Ok(result) => Answer::ok(id, &result),
+            Err(e) => Answer::error(Some(id), &e, 200),
+        },
+        _ => method_not_found(id, method, 200),
     }
-    let arguments = params.arguments.map_or("{}", RawValue::get);
-    let reply = request::execute(arguments.as_bytes());
-    // Written as text, not built as a `Value`: the answer is the contract's JSON twice (as
-    // structured content and as an escaped string), and a 256000-byte text's answer is large.
-    let mut out = String::with_capacity(2 * reply.body.len() + 96);
-    out.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
-    extract_between::request::push_json_string(&mut out, &reply.body);
-    out.push_str("}],");
-    match reply.outcome {
-        Outcome::Output => {
-            out.push_str("\"structuredContent\":");
-            out.push_str(&reply.body);
-            out.push_str(",\"isError\":false}");
-        }
-        // The output schema does not describe errors: no structuredContent.
-        Outcome::InvalidInput | Outcome::Unclosed => out.push_str("\"isError\":true}"),
-    }
-    Ok(out)
 }

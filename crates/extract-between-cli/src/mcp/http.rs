@@ -3,9 +3,10 @@
 //! form). The route itself, with the service's limits, is `server::mcp`.
 
 use super::dispatch::{self, Answer, HttpHeaders, Session, Transport};
-use super::rpc::{self, RpcError, code};
+use super::rpc;
 use axum::http::HeaderMap;
 use base64::Engine;
+use rmcp::model::ErrorData;
 
 /// Whether a request's `Origin` may use the endpoint: absent (not a browser), a loopback
 /// origin (`localhost`, `127.0.0.0/8`, `[::1]`, any scheme and port), or one of `allowed`
@@ -64,30 +65,20 @@ pub(crate) fn host_allowed(host: Option<&str>, allowed: &[String]) -> bool {
 
 /// The body of a 403 for a host a loopback service does not answer.
 pub(crate) fn forbidden_host() -> String {
-    rpc::error(
-        None,
-        &RpcError::new(
-            code::INVALID_REQUEST,
-            "this Host may not use the MCP endpoint of a service on loopback (serve --allow-host adds hosts)",
-        ),
+    refusal(
+        "this Host may not use the MCP endpoint of a service on loopback (serve --allow-host adds hosts)",
     )
 }
 
 /// The body of a 403 for a foreign origin: a JSON-RPC error without an id.
 pub(crate) fn forbidden_origin() -> String {
-    rpc::error(
-        None,
-        &RpcError::new(
-            code::INVALID_REQUEST,
-            "this Origin may not use the MCP endpoint (serve --allow-origin adds origins)",
-        ),
-    )
+    refusal("this Origin may not use the MCP endpoint (serve --allow-origin adds origins)")
 }
 
 /// A refusal before the message was read (too large, too slow, overload): a JSON-RPC
 /// error without an id.
 pub(crate) fn refusal(message: &str) -> String {
-    rpc::error(None, &RpcError::new(code::INVALID_REQUEST, message))
+    rpc::error(None, &ErrorData::invalid_request(message.to_owned(), None))
 }
 
 /// Answers one POSTed message.
@@ -101,9 +92,9 @@ pub(crate) fn handle(headers: &HeaderMap, body: &[u8]) -> Answer {
         Some(v) => match decode_sentinel(&v) {
             Some(decoded) => Some(decoded),
             None => {
-                let e = RpcError::new(
-                    code::HEADER_MISMATCH,
+                let e = ErrorData::header_mismatch(
                     "the Mcp-Name header's =?base64?…?= value is not base64 of UTF-8",
+                    None,
                 );
                 return Answer {
                     body: Some(rpc::error(None, &e)),

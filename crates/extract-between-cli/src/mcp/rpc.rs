@@ -1,40 +1,25 @@
 //! JSON-RPC 2.0 framing: reading a message without trusting it, and writing answers.
 //!
-//! A message is read as an envelope whose `id` and `params` stay raw JSON text: the `id` is
-//! echoed exactly as sent, and a tool's `arguments` reach the card's JSON contract as the
-//! bytes the client wrote, so a lone surrogate in a text gets the same `invalid_input` the
-//! execute URL gives, not a parse error of the whole message.
+//! A message is read as an envelope whose `id` stays raw JSON text, echoed exactly as sent,
+//! and whose `params` are read as the caller asks: as the parameters themselves (one pass
+//! over a large message), or as raw text (to say which part of a bad message is wrong).
 
+use rmcp::model::ErrorData;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-/// JSON-RPC's and MCP's error codes.
-pub mod code {
-    /// The message is not JSON (or not UTF-8).
-    pub const PARSE_ERROR: i64 = -32700;
-    /// JSON, but not a JSON-RPC request.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// No such method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// Bad parameters: an unknown tool, a missing required `_meta` field.
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// The HTTP headers do not match the body, or required ones are missing (2026-07-28).
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// The requested protocol version is not served (2026-07-28).
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-}
-
-/// A message as it arrived: only what routing needs is parsed.
+/// A message as it arrived: only what routing needs is parsed, and `params` as `P`.
 #[derive(Debug, Deserialize)]
-pub(crate) struct Envelope<'a> {
+#[serde(bound(deserialize = "P: Deserialize<'de>"))]
+pub(crate) struct Envelope<'a, P> {
     pub(crate) jsonrpc: Option<&'a str>,
     /// `Some` whenever the member is there, `null` included (an invalid id, not a
     /// notification).
     #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) id: Option<&'a RawValue>,
     pub(crate) method: Option<String>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    pub(crate) params: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    pub(crate) params: Option<P>,
     #[serde(borrow)]
     pub(crate) result: Option<&'a RawValue>,
     #[serde(borrow)]
@@ -53,51 +38,31 @@ where
 
 /// What a message is.
 #[derive(Debug)]
-pub(crate) enum Message<'a> {
+pub(crate) enum Message<'a, P> {
     /// A request: it gets an answer.
     Request {
         id: &'a RawValue,
         method: String,
-        params: Option<&'a RawValue>,
+        params: Option<P>,
     },
     /// A notification: it gets none.
-    Notification { params: Option<&'a RawValue> },
+    Notification { params: Option<P> },
     /// A response or error from the client (to nothing we asked): ignored.
     Response,
 }
 
-/// An error answer that is not tied to a method's result: its code, message, optional
-/// data, and the id to answer (raw JSON; `null` when the message had none readable).
-#[derive(Debug)]
-pub(crate) struct RpcError {
-    pub(crate) code: i64,
-    pub(crate) message: String,
-    pub(crate) data: Option<serde_json::Value>,
-}
-
-impl RpcError {
-    pub(crate) fn new(code: i64, message: impl Into<String>) -> RpcError {
-        RpcError {
-            code,
-            message: message.into(),
-            data: None,
-        }
-    }
-
-    pub(crate) fn with_data(mut self, data: serde_json::Value) -> RpcError {
-        self.data = Some(data);
-        self
-    }
-}
-
-/// Reads one message. `Err` carries the error to answer, with the id when it was readable.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Message<'_>, (Option<&RawValue>, RpcError)> {
+/// Reads one message, its `params` as `P`. `Err` carries the error to answer, with the id
+/// when it was readable (a `params` that is no `P` makes the whole message unreadable: read
+/// it again with `P = &RawValue` to tell the two apart).
+pub(crate) fn parse<'a, P: Deserialize<'a>>(
+    bytes: &'a [u8],
+) -> Result<Message<'a, P>, (Option<&'a RawValue>, ErrorData)> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         (
             None,
-            RpcError::new(
-                code::PARSE_ERROR,
+            ErrorData::parse_error(
                 format!("the message is not valid UTF-8 (byte {})", e.valid_up_to()),
+                None,
             ),
         )
     })?;
@@ -105,26 +70,20 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Message<'_>, (Option<&RawValue>, Rpc
     // Only what does not open an object is parsed a second time, to say which error it is.
     if !text.trim_start().starts_with('{') {
         let why = match serde_json::from_str::<&RawValue>(text) {
-            Ok(_) => RpcError::new(
-                code::INVALID_REQUEST,
-                "a JSON-RPC message must be a JSON object",
-            ),
-            Err(e) => RpcError::new(code::PARSE_ERROR, format!("the message is not JSON: {e}")),
+            Ok(_) => ErrorData::invalid_request("a JSON-RPC message must be a JSON object", None),
+            Err(e) => ErrorData::parse_error(format!("the message is not JSON: {e}"), None),
         };
         return Err((None, why));
     }
-    let env: Envelope<'_> = serde_json::from_str(text).map_err(|e| {
+    let env: Envelope<'_, P> = serde_json::from_str(text).map_err(|e| {
         let why = if e.is_data() {
-            RpcError::new(
-                code::INVALID_REQUEST,
-                format!("not a JSON-RPC 2.0 message: {e}"),
-            )
+            ErrorData::invalid_request(format!("not a JSON-RPC 2.0 message: {e}"), None)
         } else {
-            RpcError::new(code::PARSE_ERROR, format!("the message is not JSON: {e}"))
+            ErrorData::parse_error(format!("the message is not JSON: {e}"), None)
         };
         (None, why)
     })?;
-    let invalid = |id, why: &str| Err((id, RpcError::new(code::INVALID_REQUEST, why)));
+    let invalid = |id, why: &'static str| Err((id, ErrorData::invalid_request(why, None)));
     if env.jsonrpc != Some("2.0") {
         return invalid(env.id, "jsonrpc must be \"2.0\"");
     }
@@ -168,11 +127,8 @@ pub(crate) fn result(id: &RawValue, result: &str) -> String {
 }
 
 /// An error answer for `id` (`null` without one).
-pub(crate) fn error(id: Option<&RawValue>, e: &RpcError) -> String {
-    let mut error = serde_json::json!({"code": e.code, "message": e.message});
-    if let Some(data) = &e.data {
-        error["data"] = data.clone();
-    }
+pub(crate) fn error(id: Option<&RawValue>, e: &ErrorData) -> String {
+    let error = serde_json::to_string(e).expect("an ErrorData always serializes");
     format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{}}}",
         id.map_or("null", RawValue::get),
@@ -183,47 +139,48 @@ pub(crate) fn error(id: Option<&RawValue>, e: &RpcError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rmcp::model::ErrorCode;
 
     #[test]
     fn kinds_of_message() {
         assert!(matches!(
-            parse(br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#),
+            parse::<&RawValue>(br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#),
             Ok(Message::Request { .. })
         ));
         assert!(matches!(
-            parse(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            parse::<&RawValue>(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
             Ok(Message::Notification { .. })
         ));
         assert!(matches!(
-            parse(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            parse::<&RawValue>(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
             Ok(Message::Response)
         ));
-        let code_of = |m: &[u8]| parse(m).unwrap_err().1.code;
-        assert_eq!(code_of(b"{not json"), code::PARSE_ERROR);
-        assert_eq!(code_of(b"\xff"), code::PARSE_ERROR);
-        assert_eq!(code_of(br#"[1]"#), code::INVALID_REQUEST);
+        let code_of = |m: &[u8]| parse::<&RawValue>(m).unwrap_err().1.code;
+        assert_eq!(code_of(b"{not json"), ErrorCode::PARSE_ERROR);
+        assert_eq!(code_of(b"\xff"), ErrorCode::PARSE_ERROR);
+        assert_eq!(code_of(br#"[1]"#), ErrorCode::INVALID_REQUEST);
         assert_eq!(
             code_of(br#"["2.0",7,"tools/call",{"name":"text-extract-between"},null,null]"#),
-            code::INVALID_REQUEST
+            ErrorCode::INVALID_REQUEST
         );
         assert_eq!(
             code_of(br#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#),
-            code::INVALID_REQUEST
+            ErrorCode::INVALID_REQUEST
         );
         assert_eq!(
             code_of(br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
-            code::INVALID_REQUEST
+            ErrorCode::INVALID_REQUEST
         );
         assert_eq!(
             code_of(br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#),
-            code::INVALID_REQUEST
+            ErrorCode::INVALID_REQUEST
         );
     }
 
     #[test]
     fn ids_are_echoed_as_sent() {
         let Ok(Message::Request { id, .. }) =
-            parse(br#"{"jsonrpc":"2.0","id":"a\u00e9","method":"x"}"#)
+            parse::<&RawValue>(br#"{"jsonrpc":"2.0","id":"a\u00e9","method":"x"}"#)
         else {
             panic!()
         };

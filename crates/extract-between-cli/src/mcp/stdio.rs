@@ -3,7 +3,8 @@
 //! its end and dropped, and answered with an error; the server keeps serving.
 
 use super::dispatch::{self, Session, Transport};
-use super::rpc::{self, RpcError, code};
+use super::rpc;
+use rmcp::model::ErrorData;
 use std::io::{self, BufRead, Write};
 
 /// The longest message read (as an execute body): every valid tool call fits.
@@ -32,9 +33,9 @@ pub fn serve_stdio(mut input: impl BufRead, mut output: impl Write) -> io::Resul
             return Ok(());
         }
         let answer = if oversized {
-            let e = RpcError::new(
-                code::INVALID_REQUEST,
+            let e = ErrorData::invalid_request(
                 format!("the message is over {MAX_MESSAGE_BYTES} bytes; it was dropped"),
+                None,
             );
             Some(rpc::error(None, &e))
         } else {
@@ -103,7 +104,10 @@ mod tests {
             .map(|l| serde_json::from_slice(l).unwrap())
             .collect();
         assert_eq!(lines.len(), 2);
-        assert_eq!(lines[0]["error"]["code"], code::INVALID_REQUEST);
+        assert_eq!(
+            lines[0]["error"]["code"],
+            rmcp::model::ErrorCode::INVALID_REQUEST.0
+        );
         assert_eq!(lines[1]["id"], 2);
         assert_eq!(lines[1]["result"], serde_json::json!({}));
     }
