@@ -3,11 +3,13 @@
 client that leaves the CPU to the servers (the hyper client of `cargo bench --bench load`
 spends as much CPU as the server on two cores and hides its cost).
 
-Three servers, each its own process, started here: the service's execute URL, its /mcp
-(2026-07-28 tools/call with the headers that era requires) and the baseline, a bare axum
-JSON echo (`Json<Value>` in, the same out: the bench binary run with --echo-server). Small
+Three servers, each its own process, started here: the service (its execute URL, and its
+/mcp with a 2026-07-28 tools/call and the headers that era requires); the baseline, a bare
+axum JSON echo (`Json<Value>` in, the same out: the bench binary run with --echo-server);
+and the same tool on the official Rust MCP SDK's Streamable HTTP server (rmcp, stateless,
+JSON answers: `benches/rmcp-baseline`), the runtime this service's /mcp does not use. Small
 and 250 KiB bodies; ROUNDS alternating rounds of DURATION seconds each; the median round of
-each is reported with the ratios the issue tracks: execute / echo and MCP / execute.
+each is reported with the ratios: execute / echo, MCP / execute, and MCP on the SDK / ours.
 
 Before timing, one request of each kind is checked for the answer it must give.
 
@@ -42,7 +44,10 @@ def build():
     bench = next(m["executable"] for m in map(json.loads, out.splitlines())
                  if m.get("reason") == "compiler-artifact" and m.get("executable")
                  and m["target"]["name"] == "load")
-    return os.path.join(ROOT, "target/release/extract-between"), bench
+    subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "rmcp-baseline"],
+                   cwd=ROOT, check=True)
+    return (os.path.join(ROOT, "target/release/extract-between"), bench,
+            os.path.join(ROOT, "target/release/rmcp-baseline"))
 
 
 def start(cmd):
@@ -75,12 +80,14 @@ def requests(base_urls, text):
                              "io.modelcontextprotocol/clientCapabilities": {}}},
     }
     mcp_headers = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call",
-                   "Mcp-Name": "text-extract-between"}
-    ours, echo = base_urls
+                   "Mcp-Name": "text-extract-between",
+                   "Accept": "application/json, text/event-stream"}
+    ours, echo, sdk = base_urls
     return [
         ("axum echo", echo + "/echo", json.dumps(args), {}, first),
         ("execute", ours + EXECUTE, json.dumps(args), {}, f'"{first}"'),
         ("MCP tools/call", ours + "/mcp", json.dumps(mcp), mcp_headers, f'\\"{first}\\"'),
+        ("MCP on rmcp", sdk + "/mcp", json.dumps(mcp), mcp_headers, f'\\"{first}\\"'),
     ]
 
 
@@ -129,16 +136,17 @@ def main():
     for tool in ("wrk", "cargo"):
         if subprocess.run(["which", tool], capture_output=True).returncode:
             sys.exit(f"{tool} is needed (apt-get install wrk)")
-    ours_bin, bench_bin = build()
+    ours_bin, bench_bin, sdk_bin = build()
     ours, ours_url = start([ours_bin, "serve", "--listen", "127.0.0.1:0"])
     echo, echo_url = start([bench_bin, "--echo-server"])
+    sdk, sdk_url = start([sdk_bin])
     try:
         with tempfile.TemporaryDirectory() as work:
             with open(os.path.join(work, "post.lua"), "w") as f:
                 f.write(LUA)
             rows = {}
             for label, text in texts().items():
-                shots = requests((ours_url, echo_url), text)
+                shots = requests((ours_url, echo_url, sdk_url), text)
                 for _, url, body, headers, expect in shots:
                     check(url, body, headers, expect)
                 runs = {name: [] for name, *_ in shots}
@@ -155,7 +163,7 @@ def main():
                         sum(x[3] for x in results),
                     )
     finally:
-        for proc in (ours, echo):
+        for proc in (ours, echo, sdk):
             proc.kill()
             proc.wait()
     print(f"wrk -t{THREADS} -c{CONNECTIONS} -d{DURATION}s, median of {ROUNDS} alternating rounds")
@@ -166,8 +174,9 @@ def main():
         echo_rps = rows[("axum echo", label)][0]
         exe = rows[("execute", label)][0]
         mcp = rows[("MCP tools/call", label)][0]
+        sdk_rps = rows[("MCP on rmcp", label)][0]
         print(f"{label}: execute / axum echo {exe / echo_rps:.2f}x, "
-              f"MCP / execute {mcp / exe:.2f}x")
+              f"MCP / execute {mcp / exe:.2f}x, MCP on rmcp / ours {sdk_rps / mcp:.2f}x")
 
 
 if __name__ == "__main__":

@@ -166,8 +166,13 @@ fn main() {
     if std::env::args().any(|a| a == "--echo-server") {
         return echo_server();
     }
+    // Beside this bench's own directory: target/release/deps/load-… → target/release/.
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("extract-between")))
+        .unwrap_or_else(|| "target/release/extract-between".into());
     let bin = std::env::var("EXTRACT_BETWEEN_BIN")
-        .unwrap_or_else(|_| "target/release/extract-between".into());
+        .unwrap_or_else(|_| beside.to_string_lossy().into_owned());
     if !std::path::Path::new(&bin).exists() {
         eprintln!("build the release binary first: cargo build --release ({bin} is missing)");
         std::process::exit(2);
