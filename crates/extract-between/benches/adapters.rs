@@ -30,8 +30,7 @@ fn stream_count(markers: &Markers, text: &Bytes) -> usize {
 }
 
 /// Consumed like the Stream adapter, with `while let` as users write it: through `fold`, which
-/// moves each item into a new future, the same codec measured 1.21x slower on dense text and
-/// 1.12x on Unicode text (paired, one binary).
+/// moves each item into a new future, the same codec ran measurably slower.
 fn codec_count(markers: &Markers, text: &[u8]) -> usize {
     let mut framed =
         FramedRead::with_capacity(text, ExtractCodec::new(markers, Options::default()), CHUNK);
@@ -46,9 +45,7 @@ fn codec_count(markers: &Markers, text: &[u8]) -> usize {
 
 /// The corpus as `Bytes` for the Stream adapter, and as text for `extract` and the codec
 /// ([`as_str`]): every pass reads this one buffer, so none gains from finding its input in
-/// cache after another pass read it. (With a second copy for the Stream adapter, read after
-/// the codec had read the first, the Stream adapter measured 0.6–0.7x where one buffer gives
-/// 0.8–0.9x.)
+/// cache after another pass read it.
 fn as_str(bytes: &Bytes) -> &str {
     std::str::from_utf8(bytes).expect("copied from a str")
 }

@@ -2,8 +2,7 @@
 //! configuration (its `max_match_bytes`, whether it requires a token): every route, every
 //! status each can answer, every limit a client can meet.
 
-use super::ServeArgs;
-use super::config::ServerConfig;
+use super::config::{ServeArgs, ServerConfig};
 use super::paths::{
     EXECUTE_PATH, HEALTHZ, LIVEZ, MCP_PATH, METRICS_PATH, OPENAPI_PATH, READYZ, STREAM_PATH,
     TOOL_PATH, TOOLS_PATH,

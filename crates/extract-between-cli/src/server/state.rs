@@ -8,7 +8,7 @@
 //! not yet written; past it, requests get 503.
 
 use super::auth::Auth;
-use super::config::ServerConfig;
+use super::config::{Secret, ServerConfig};
 use super::error::{ApiError, ErrorCode};
 use super::metrics::{Metrics, Usage};
 use super::request_id::RequestIds;
@@ -61,7 +61,7 @@ impl AppState {
     pub(super) fn new(config: ServerConfig) -> Result<AppState, String> {
         let auth = Auth::load(
             config.auth_token_file.as_deref(),
-            config.auth_token.as_ref().map(super::Secret::expose),
+            config.auth_token.as_ref().map(Secret::expose),
         )?
         .map(Arc::new);
         let budget = config.memory_budget;

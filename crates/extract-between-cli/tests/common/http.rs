@@ -9,6 +9,13 @@ use std::time::Duration;
 
 pub const TOOL: &str = "/v1/tools/text-extract-between/versions/1.0.0";
 
+/// The binary whose `serve` the tests start: `EXTRACT_BETWEEN_SERVE_BIN` where set (a release
+/// build, say), else this build's.
+pub fn serve_binary() -> std::ffi::OsString {
+    std::env::var_os("EXTRACT_BETWEEN_SERVE_BIN")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_extract-between").into())
+}
+
 /// A `extract-between serve` process on a free port, killed on drop.
 pub struct Server {
     pub child: Child,
@@ -26,7 +33,7 @@ impl Server {
 
     /// `serve` with exactly `args`, the variables `env`, and stderr as given.
     pub fn start_with(args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_extract-between"))
+        let mut child = Command::new(serve_binary())
             .arg("serve")
             .args(args)
             .envs(env.iter().copied())
