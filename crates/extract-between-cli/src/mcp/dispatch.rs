@@ -310,15 +310,16 @@ fn modern_request(
         return Answer::error(Some(id), &e, 400);
     }
     match method {
-        "tools/call" => match tool::call(params.name.as_deref(), params.arguments) {
-            Ok(mut result) => {
-                // The object's closing brace gives way to the modern fields.
-                result.pop();
-                result.push_str(&results::MODERN_CALL_TAIL);
-                Answer::ok(id, &result)
+        "tools/call" => {
+            match tool::call(
+                params.name.as_deref(),
+                params.arguments,
+                &results::MODERN_CALL_TAIL,
+            ) {
+                Ok(result) => Answer::ok(id, &result),
+                Err(e) => Answer::error(Some(id), &e, 200),
             }
-            Err(e) => Answer::error(Some(id), &e, 200),
-        },
+        }
         "server/discover" => Answer::ok(id, &results::DISCOVER),
         "tools/list" => Answer::ok(id, &results::MODERN_TOOLS),
         _ => method_not_found(id, method, 404),
@@ -401,7 +402,7 @@ fn legacy_request(
     match method {
         "ping" => Answer::ok(id, "{}"),
         "tools/list" => Answer::ok(id, &results::LEGACY_TOOLS),
-        "tools/call" => match tool::call(params.name.as_deref(), params.arguments) {
+        "tools/call" => match tool::call(params.name.as_deref(), params.arguments, "}") {
             Ok(result) => Answer::ok(id, &result),
             Err(e) => Answer::error(Some(id), &e, 200),
         },

@@ -111,8 +111,8 @@ pub(crate) static LEGACY_TOOLS: LazyLock<String> = LazyLock::new(|| {
     text(&result)
 });
 
-/// What a 2026-07-28 `tools/call` result adds after the SDK's `CallToolResult` fields, in
-/// place of its closing brace.
+/// What closes a 2026-07-28 `tools/call` result after the SDK's `CallToolResult` fields: the
+/// era's fields and the closing brace.
 pub(crate) static MODERN_CALL_TAIL: LazyLock<String> = LazyLock::new(|| {
     format!(
         ",\"resultType\":{},\"_meta\":{}}}",

@@ -47,7 +47,12 @@ pub fn tool_definition() -> &'static Tool {
 /// so the text block is byte for byte what the execute URL and tool mode answer. The answer
 /// is a `CallToolResult` written as text: it holds the contract's JSON twice (structured and
 /// as an escaped string), which for a 256000-byte text is better not built as a `Value`.
-pub(crate) fn call(name: Option<&str>, arguments: Option<&RawValue>) -> Result<String, ErrorData> {
+/// `tail` closes the object: `}`, or the fields an era adds before it.
+pub(crate) fn call(
+    name: Option<&str>,
+    arguments: Option<&RawValue>,
+    tail: &str,
+) -> Result<String, ErrorData> {
     match name {
         Some(TOOL_ID) => {}
         Some(other) => {
@@ -60,7 +65,7 @@ pub(crate) fn call(name: Option<&str>, arguments: Option<&RawValue>) -> Result<S
     }
     let arguments = arguments.map_or("{}", RawValue::get);
     let reply = request::execute(arguments.as_bytes());
-    let mut out = String::with_capacity(2 * reply.body.len() + 96);
+    let mut out = String::with_capacity(2 * reply.body.len() + 96 + tail.len());
     out.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
     push_json_string(&mut out, &reply.body);
     out.push_str("}],");
@@ -68,11 +73,12 @@ pub(crate) fn call(name: Option<&str>, arguments: Option<&RawValue>) -> Result<S
         Outcome::Output => {
             out.push_str("\"structuredContent\":");
             out.push_str(&reply.body);
-            out.push_str(",\"isError\":false}");
+            out.push_str(",\"isError\":false");
         }
         // The output schema does not describe errors: no structuredContent.
-        Outcome::InvalidInput | Outcome::Unclosed => out.push_str("\"isError\":true}"),
+        Outcome::InvalidInput | Outcome::Unclosed => out.push_str("\"isError\":true"),
     }
+    out.push_str(tail);
     Ok(out)
 }
 
@@ -83,7 +89,7 @@ mod tests {
 
     fn sdk_result(arguments: &str) -> CallToolResult {
         let raw = RawValue::from_string(arguments.to_owned()).unwrap();
-        let text = call(Some(TOOL_ID), Some(&raw)).unwrap();
+        let text = call(Some(TOOL_ID), Some(&raw), "}").unwrap();
         serde_json::from_str(&text).expect("the SDK reads the answer as a CallToolResult")
     }
 
@@ -118,10 +124,10 @@ mod tests {
 
     #[test]
     fn unknown_or_missing_tool_names_are_invalid_params() {
-        let e = call(Some("other"), None).unwrap_err();
+        let e = call(Some("other"), None, "}").unwrap_err();
         assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS);
         assert!(e.message.contains("other"));
-        let e = call(None, None).unwrap_err();
+        let e = call(None, None, "}").unwrap_err();
         assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS);
     }
 }
