@@ -7,7 +7,8 @@ right and without overlap, with the semantics of the tool card ``text-extract-be
 - `run_json`: the card's JSON contract, request JSON in, response JSON out; never raises
   for bad input.
 - `finditer` / `afinditer`: stream any source (a str, bytes, a binary file, an iterable or
-  async iterable of chunks) with no limits and flat memory, yielding `Match` objects.
+  async iterable of chunks) with no card limits, yielding `Match` objects, in memory bounded
+  by a chunk and ``max_match_bytes``.
 - `Scanner`: the resumable scanner, for callers who own the read loop.
 - `extract_all` / `extract_first`: Arrow string columns in (pyarrow, polars, pandas, DuckDB),
   a ``list<string>`` or ``string`` column out; `extract_between.polars` and
@@ -20,8 +21,9 @@ right and without overlap, with the semantics of the tool card ``text-extract-be
 
 from ._aio import afinditer
 from ._columns import extract_all, extract_first
-from ._errors import ExtractError, InvalidInput, UnclosedStartMarker
+from ._errors import ExtractError, InvalidInput, MatchTooLarge, UnclosedStartMarker
 from ._native import (
+    DEFAULT_MAX_MATCH_BYTES,
     DEFAULT_MAX_MATCHES,
     MAX_MARKER_BYTES,
     MAX_MATCHES,
@@ -36,6 +38,7 @@ from ._native import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_MATCH_BYTES",
     "DEFAULT_MAX_MATCHES",
     "MAX_MARKER_BYTES",
     "MAX_MATCHES",
@@ -44,6 +47,7 @@ __all__ = [
     "Extraction",
     "InvalidInput",
     "Match",
+    "MatchTooLarge",
     "MatchIter",
     "Scanner",
     "UnclosedStartMarker",

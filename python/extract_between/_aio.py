@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterable, AsyncIterator, Union
+from typing import Any, AsyncIterable, AsyncIterator, Optional, Union
 
-from ._native import Match, Scanner
+from ._native import DEFAULT_MAX_MATCH_BYTES, Match, Scanner
 
 CHUNK_BYTES = 1 << 16
 
 AsyncSource = Union[AsyncIterable[Any], Any]
 
 
-async def afinditer(source: AsyncSource, start: str, end: str) -> AsyncIterator[Match]:
-    """Iterates over every match in an async source, streaming, as `finditer` does.
+def afinditer(
+    source: AsyncSource,
+    start: str,
+    end: str,
+    *,
+    max_match_bytes: Optional[int] = DEFAULT_MAX_MATCH_BYTES,
+) -> AsyncIterator[Match]:
+    """Iterates over every match in an async source, streaming, as `finditer` does, with the
+    same ``max_match_bytes``. The markers and the source's kind are checked when it is
+    called, not when iteration starts.
 
     `source` is an async iterable of bytes chunks (an aiohttp response's
     ``content.iter_chunked(n)``, an httpx response's ``aiter_bytes()``) or an object with an
@@ -27,26 +35,46 @@ async def afinditer(source: AsyncSource, start: str, end: str) -> AsyncIterator[
     >>> asyncio.run(main())
     ['a', 'b']
     """
-    scanner = Scanner(start, end)
+    scanner = Scanner(start, end, max_match_bytes=max_match_bytes)
     if hasattr(source, "__aiter__"):
-        async for chunk in source:
-            if isinstance(chunk, str):
-                raise TypeError("chunks of source must be bytes-like, not str: give bytes chunks")
-            for m in scanner.feed(chunk):
-                yield m
-    elif hasattr(source, "read"):
-        while True:
-            chunk = await source.read(CHUNK_BYTES)
-            if not chunk:
-                break
-            if isinstance(chunk, str):
-                raise TypeError("source.read() returned str: give a binary stream")
-            for m in scanner.feed(chunk):
-                yield m
-    else:
-        raise TypeError(
-            "source must be an async iterable of bytes chunks or have an async read(), "
-            f"not {type(source).__name__}"
-        )
+        return _from_chunks(scanner, source)
+    if hasattr(source, "read"):
+        return _from_reads(scanner, source)
+    raise TypeError(
+        "source must be an async iterable of bytes chunks or have an async read(), "
+        f"not {type(source).__name__}"
+    )
+
+
+async def _from_chunks(scanner: Scanner, source: AsyncIterable[Any]) -> AsyncIterator[Match]:
+    index = 0
+    async for chunk in source:
+        if isinstance(chunk, str):
+            raise TypeError(
+                f"chunk {index} of source is a str, not bytes: open files in binary mode ('rb') and give bytes chunks"
+            )
+        index += 1
+        for m in scanner.feed(chunk):
+            yield m
+    for m in scanner.finish():
+        yield m
+
+
+async def _from_reads(scanner: Scanner, source: Any) -> AsyncIterator[Match]:
+    while True:
+        chunk = await source.read(CHUNK_BYTES)
+        if chunk is None:
+            # As `finditer` answers a blocking file that returns None.
+            raise TypeError(
+                "source.read() returned None: the stream is non-blocking and has no data; give a blocking file"
+            )
+        if isinstance(chunk, str):
+            raise TypeError(
+                "the answer of source.read() is a str, not bytes: open files in binary mode ('rb') and give bytes chunks"
+            )
+        if not chunk:
+            break
+        for m in scanner.feed(chunk):
+            yield m
     for m in scanner.finish():
         yield m

@@ -1,21 +1,66 @@
-"""The column functions as the package exports them: the native ones, after turning a pandas
-Arrow-backed column of a pandas without the PyCapsule interface on `Series` (before 3.0) into
-its Arrow array."""
+"""The column functions as the package exports them: the native ones, after a column's
+producer-specific preparation (a pandas Series without the PyCapsule interface, a polars
+column of the ``Null`` type, pyarrow's own check of its buffers' sizes), and the note the
+engine wrappers add to an error about what its row counts from."""
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from typing import Any, Optional
 
 from . import _native
+from ._errors import ExtractError
+
+# Engines whose exports are built from their own checked memory.
+_ENGINES = ("polars", "duckdb", "pandas")
 
 
 def _arrow(column: Any) -> Any:
+    module = type(column).__module__
+    if module.startswith("polars") and str(getattr(column, "dtype", "")) == "Null":
+        # polars exports an all-None column as Arrow's null type with a buffer the C
+        # interface does not allow; as strings it is the same column.
+        import polars as pl
+
+        return column.cast(pl.String)
+    if hasattr(column, "__arrow_c_array__") and not module.startswith(_ENGINES):
+        # The C interface does not carry the size of a string column's values buffer, which
+        # the native import derives from the last offset: pyarrow's check compares the two
+        # (and its import of another producer's array takes a negative one safely).
+        return _checked_by_pyarrow(column)
     if hasattr(column, "__arrow_c_array__") or hasattr(column, "__arrow_c_stream__"):
         return column
     values = getattr(column, "array", None)  # a pandas Series: its ExtensionArray
     if hasattr(values, "__arrow_array__"):
         return values.__arrow_array__()
     return column
+
+
+def _checked_by_pyarrow(column: Any) -> Any:
+    if not _pyarrow_available():
+        return column
+    import pyarrow as pa
+
+    if isinstance(column, (pa.Array, pa.ChunkedArray)):
+        array = column
+    else:
+        try:
+            array = pa.array(column)
+        except (TypeError, pa.ArrowNotImplementedError):
+            return column  # not an array pyarrow imports: the native checks alone
+        except pa.ArrowInvalid as e:
+            raise ValueError(f"column is a malformed Arrow array: {e}") from None
+    try:
+        array.validate()
+    except pa.ArrowInvalid as e:
+        raise ValueError(f"column is a malformed Arrow array: {e}") from None
+    return array
+
+
+@functools.lru_cache(maxsize=None)
+def _pyarrow_available() -> bool:
+    return importlib.util.find_spec("pyarrow") is not None
 
 
 def extract_all(
@@ -30,6 +75,17 @@ def extract_all(
 
 def extract_first(column: Any, start: str, end: str, on_unclosed: str = "raise") -> Any:
     return _native.extract_first(_arrow(column), start, end, on_unclosed)
+
+
+def in_batch(error: ExtractError, rows: int, engine: str) -> ExtractError:
+    """`error` with its row stated as a row of the batch of `rows` rows that `engine` handed
+    to the function, which is not the row's number in the whole frame."""
+    if error.row is not None:
+        error.batch = (
+            f"row {error.row} counts from the start of a batch of {rows} rows that {engine} "
+            "handed to the function, not from the start of the frame"
+        )
+    return error
 
 
 extract_all.__doc__ = _native.extract_all.__doc__

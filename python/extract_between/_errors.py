@@ -1,5 +1,9 @@
 """The package's exceptions. The native module raises them; they are written in Python so
-that they take keyword attributes, pickle, and read like any other Python exception."""
+that they take keyword attributes, pickle, and read like any other Python exception.
+
+Each can be built from its message alone, its attributes then None: engines that run the
+functions (polars) re-raise an exception by calling its class with the message, and the
+message still says everything."""
 
 from __future__ import annotations
 
@@ -8,8 +12,9 @@ from typing import Any, Optional, Sequence
 
 class ExtractError(ValueError):
     """An extraction failed. ``byte_offset`` says where in UTF-8 bytes when the input is at
-    fault (invalid UTF-8); ``matches`` holds the matches a `Scanner` call completed before the
-    error (empty for `extract` and `finditer`, which yield theirs first).
+    fault (invalid UTF-8); ``row`` the row of a column (`extract_all`), else None;
+    ``matches`` holds the matches a `Scanner` call completed before the error (empty for
+    `extract` and `finditer`, which yield theirs first).
 
     >>> from extract_between import ExtractError, finditer
     >>> list(finditer(b"ok \\xff", "[", "]"))
@@ -24,11 +29,21 @@ class ExtractError(ValueError):
         *,
         byte_offset: Optional[int] = None,
         matches: Sequence[Any] = (),
+        row: Optional[int] = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.byte_offset = byte_offset
         self.matches = list(matches)
+        self.row = row
+        # Set by the engine wrappers: what `row` counts from, where that is not the column.
+        self.batch: Optional[str] = None
+
+    def __str__(self) -> str:
+        return self.message + self._batch()
+
+    def _batch(self) -> str:
+        return f" ({self.batch})" if getattr(self, "batch", None) else ""
 
     def __reduce__(self) -> Any:
         return (_rebuild, (type(self), self.message, self.__dict__))
@@ -37,7 +52,8 @@ class ExtractError(ValueError):
 class UnclosedStartMarker(ExtractError):
     """A start marker has no end marker after it: the card's ``unclosed_start_marker``.
     ``offset`` is where that start marker begins in UTF-16 code units, as the card counts;
-    ``byte_offset`` in UTF-8 bytes; ``row`` the row of a column (`extract_all`), else None.
+    ``byte_offset`` in UTF-8 bytes; ``row`` the row of a column (`extract_all`), else None,
+    and ``excerpt`` the first 80 characters of that row's text.
 
     >>> from extract_between import UnclosedStartMarker, extract
     >>> try:
@@ -51,18 +67,50 @@ class UnclosedStartMarker(ExtractError):
         self,
         message: str = "unclosed start marker",
         *,
-        offset: int,
-        byte_offset: int,
+        offset: Optional[int] = None,
+        byte_offset: Optional[int] = None,
         matches: Sequence[Any] = (),
         row: Optional[int] = None,
+        excerpt: Optional[str] = None,
+    ) -> None:
+        super().__init__(message, byte_offset=byte_offset, matches=matches, row=row)
+        self.offset = offset
+        self.excerpt = excerpt
+
+    def __str__(self) -> str:
+        if self.offset is None:
+            return self.message + self._batch()
+        where = f" in row {self.row}" if self.row is not None else ""
+        text = f"; the row begins {self.excerpt!r}" if self.excerpt is not None else ""
+        offsets = f"at UTF-16 offset {self.offset} (byte offset {self.byte_offset})"
+        return f"{self.message}{where} {offsets}{text}{self._batch()}"
+
+
+class MatchTooLarge(ExtractError):
+    """A match grew past ``max_match_bytes`` (`finditer`, `afinditer`, `Scanner`): ``offset``
+    and ``byte_offset`` say where its content begins (UTF-16 code units, UTF-8 bytes),
+    ``limit`` the limit it broke. What was held of it is freed.
+
+    >>> from extract_between import MatchTooLarge, finditer
+    >>> try:
+    ...     list(finditer("[ok] [" + "x" * 100 + "]", "[", "]", max_match_bytes=10))
+    ... except MatchTooLarge as e:
+    ...     print(e.byte_offset, e.limit)
+    6 10
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        offset: Optional[int] = None,
+        byte_offset: Optional[int] = None,
+        limit: Optional[int] = None,
+        matches: Sequence[Any] = (),
     ) -> None:
         super().__init__(message, byte_offset=byte_offset, matches=matches)
         self.offset = offset
-        self.row = row
-
-    def __str__(self) -> str:
-        where = f" in row {self.row}" if self.row is not None else ""
-        return f"{self.message}{where} at UTF-16 offset {self.offset} (byte offset {self.byte_offset})"
+        self.limit = limit
 
 
 class InvalidInput(ExtractError):
@@ -78,7 +126,7 @@ class InvalidInput(ExtractError):
     start - start must be a non-empty string
     """
 
-    def __init__(self, message: str, *, field: Optional[str]) -> None:
+    def __init__(self, message: str, *, field: Optional[str] = None) -> None:
         super().__init__(message)
         self.field = field
 

@@ -4,6 +4,10 @@
 batch through ``map_batches`` (elementwise, so polars may split and stream it). Tested with
 polars 1.20 and 2.1.
 
+An error names the row within the batch polars handed over (the whole column when eager; a
+slice of it in the streaming engine, whose row numbers restart at each batch) and shows the
+start of that row's text; markers and options are checked when the expression is built.
+
 >>> import polars as pl
 >>> import extract_between.polars  # noqa: F401  (registers the namespace)
 >>> df = pl.DataFrame({"html": ["<title>A</title>", "<title>B</title><title>C</title>", None]})
@@ -19,19 +23,29 @@ from typing import Literal, Optional
 
 import polars as pl
 
-from ._columns import extract_all, extract_first
+from . import _native
+from ._columns import extract_all, extract_first, in_batch
+from ._errors import ExtractError
 
 OnUnclosed = Literal["raise", "null", "partial"]
 
 
 def _all(series: pl.Series, start: str, end: str, max_matches: Optional[int], on_unclosed: OnUnclosed) -> pl.Series:
+    try:
+        out = extract_all(series, start, end, max_matches, on_unclosed)
+    except ExtractError as e:
+        raise in_batch(e, len(series), "polars") from None
     # Renamed after the fact: some polars versions keep the Arrow field's name over the
     # name given with the values.
-    return pl.Series(extract_all(series, start, end, max_matches, on_unclosed)).alias(series.name)
+    return pl.Series(out).alias(series.name)
 
 
 def _first(series: pl.Series, start: str, end: str, on_unclosed: OnUnclosed) -> pl.Series:
-    return pl.Series(extract_first(series, start, end, on_unclosed)).alias(series.name)
+    try:
+        out = extract_first(series, start, end, on_unclosed)
+    except ExtractError as e:
+        raise in_batch(e, len(series), "polars") from None
+    return pl.Series(out).alias(series.name)
 
 
 @pl.api.register_expr_namespace("extract_between")
@@ -42,7 +56,9 @@ class ExtractBetweenExpr:
         self._expr = expr
 
     def all(self, start: str, end: str, *, max_matches: Optional[int] = None, on_unclosed: OnUnclosed = "raise") -> pl.Expr:
-        """Every match of each row, a ``list[str]`` column (see `extract_all`)."""
+        """Every match of each row, a ``list[str]`` column (see `extract_all`). The markers
+        and options are checked here, when the expression is built."""
+        _native._check_column_options(start, end, max_matches, on_unclosed)
         return self._expr.map_batches(
             lambda s: _all(s, start, end, max_matches, on_unclosed),
             return_dtype=pl.List(pl.String),
@@ -50,7 +66,9 @@ class ExtractBetweenExpr:
         )
 
     def first(self, start: str, end: str, *, on_unclosed: OnUnclosed = "raise") -> pl.Expr:
-        """Each row's first match, a ``str`` column (see `extract_first`)."""
+        """Each row's first match, a ``str`` column (see `extract_first`). The markers and
+        options are checked here, when the expression is built."""
+        _native._check_column_options(start, end, None, on_unclosed)
         return self._expr.map_batches(
             lambda s: _first(s, start, end, on_unclosed),
             return_dtype=pl.String,

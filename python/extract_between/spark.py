@@ -16,7 +16,8 @@ from pyspark.sql import Column
 from pyspark.sql.functions import arrow_udf
 
 from . import _native
-from ._columns import extract_all as _extract_all, extract_first as _extract_first
+from ._columns import extract_all as _extract_all, extract_first as _extract_first, in_batch
+from ._errors import ExtractError
 
 OnUnclosed = Literal["raise", "null", "partial"]
 ColumnOrName = Union[Column, str]
@@ -31,12 +32,18 @@ def extract_all(
     on_unclosed: OnUnclosed = "raise",
 ) -> Column:
     """Every match of each row of a string column, an ``array<string>`` column (see
-    `extract_between.extract_all`; the markers are checked here, on the driver)."""
-    _native.Scanner(start, end)
+    `extract_between.extract_all`; the markers and options are checked here, on the driver).
+    An error's row counts from the start of the Arrow batch Spark handed over (batches hold
+    ``spark.sql.execution.arrow.maxRecordsPerBatch`` rows, 10,000 by default), and its
+    message shows the start of the row's text."""
+    _native._check_column_options(start, end, max_matches, on_unclosed)
 
     @arrow_udf("array<string>")
     def extract_between_all(texts: pa.Array) -> pa.Array:
-        return pa.array(_extract_all(texts, start, end, max_matches, on_unclosed))
+        try:
+            return pa.array(_extract_all(texts, start, end, max_matches, on_unclosed))
+        except ExtractError as e:
+            raise in_batch(e, len(texts), "Spark") from None
 
     return extract_between_all(col)
 
@@ -48,11 +55,15 @@ def extract_first(
     *,
     on_unclosed: OnUnclosed = "raise",
 ) -> Column:
-    """Each row's first match, a ``string`` column (see `extract_between.extract_first`)."""
-    _native.Scanner(start, end)
+    """Each row's first match, a ``string`` column (see `extract_between.extract_first`;
+    checks and errors as `extract_all`)."""
+    _native._check_column_options(start, end, None, on_unclosed)
 
     @arrow_udf("string")
     def extract_between_first(texts: pa.Array) -> pa.Array:
-        return pa.array(_extract_first(texts, start, end, on_unclosed))
+        try:
+            return pa.array(_extract_first(texts, start, end, on_unclosed))
+        except ExtractError as e:
+            raise in_batch(e, len(texts), "Spark") from None
 
     return extract_between_first(col)

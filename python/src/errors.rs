@@ -6,7 +6,7 @@ use extract_between::{MarkerError, Pos, ScanError};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyModule};
+use pyo3::types::{PyDict, PyList, PyModule, PyString};
 
 static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
 
@@ -41,9 +41,20 @@ pub fn unclosed(py: Python<'_>, marker: Pos, matches: Bound<'_, PyList>) -> PyEr
     unclosed_with(py, marker, ("matches", matches.into_any().unbind()))
 }
 
-/// `UnclosedStartMarker` for a start marker at `marker` in row `row` of a column.
-pub fn unclosed_in_row(py: Python<'_>, marker: Pos, row: usize) -> PyErr {
-    unclosed_with(py, marker, ("row", int(py, row as u64)))
+/// `UnclosedStartMarker` for a start marker at `marker` in row `row` of a column, whose text
+/// begins with `excerpt`.
+pub fn unclosed_in_row(py: Python<'_>, marker: Pos, row: usize, excerpt: &str) -> PyErr {
+    raise(
+        py,
+        "UnclosedStartMarker",
+        "unclosed start marker",
+        &[
+            ("offset", int(py, marker.utf16)),
+            ("byte_offset", int(py, marker.byte)),
+            ("row", int(py, row as u64)),
+            ("excerpt", PyString::new(py, excerpt).into_any().unbind()),
+        ],
+    )
 }
 
 /// `UnclosedStartMarker` at `marker`, with one more attribute.
@@ -56,6 +67,21 @@ fn unclosed_with(py: Python<'_>, marker: Pos, extra: (&str, Py<PyAny>)) -> PyErr
             ("offset", int(py, marker.utf16)),
             ("byte_offset", int(py, marker.byte)),
             extra,
+        ],
+    )
+}
+
+/// `ExtractError` for bytes that are not UTF-8 at `offset` of row `row` of a column.
+pub fn invalid_utf8_in_row(py: Python<'_>, offset: u64, row: usize) -> PyErr {
+    raise(
+        py,
+        "ExtractError",
+        &format!(
+            "row {row} of the column is not valid UTF-8: invalid byte at byte offset {offset}"
+        ),
+        &[
+            ("byte_offset", int(py, offset)),
+            ("row", int(py, row as u64)),
         ],
     )
 }
@@ -79,6 +105,29 @@ pub fn scan_error(py: Python<'_>, error: &ScanError, matches: Bound<'_, PyList>)
             ],
         ),
     }
+}
+
+/// `MatchTooLarge` for the match whose content begins at `start`, past `limit` bytes.
+pub fn match_too_large(
+    py: Python<'_>,
+    start: Pos,
+    limit: usize,
+    matches: Bound<'_, PyList>,
+) -> PyErr {
+    raise(
+        py,
+        "MatchTooLarge",
+        &format!(
+            "the match starting at byte offset {} (UTF-16 offset {}) is longer than max_match_bytes ({limit} bytes)",
+            start.byte, start.utf16
+        ),
+        &[
+            ("offset", int(py, start.utf16)),
+            ("byte_offset", int(py, start.byte)),
+            ("limit", int(py, limit as u64)),
+            ("matches", matches.into_any().unbind()),
+        ],
+    )
 }
 
 /// `InvalidInput` naming `field`, with the message the JSON contract gives.

@@ -3,11 +3,12 @@
 //! chunks), scans it with the GIL released, and hands the chunk's matches out one by one
 //! before it pulls the next, so memory stays flat whatever the source's size.
 
+use crate::batch::{self, Batch, Ended};
+use crate::convert::Given;
 use crate::convert::copy_bytes;
 use crate::errors;
-use crate::scan::{self, Batch, Match};
-use extract_between::ScanError;
-use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError};
+use crate::matched::Match;
+use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyIterator, PyList, PyMemoryView, PySlice, PyString};
 
@@ -66,6 +67,14 @@ impl Source {
             });
         }
         if let Ok(view) = PyMemoryView::from(source) {
+            if !view.getattr("c_contiguous")?.is_truthy()? {
+                // Strided memory has no flat byte view to window: one copy, as `Scanner.feed`
+                // makes of such a chunk.
+                return Ok(Source::Bytes {
+                    data: copy_bytes(py, &view)?.unbind(),
+                    at: 0,
+                });
+            }
             let view = view.call_method1("cast", ("B",))?;
             let len = view.len()?;
             return Ok(Source::Buffer {
@@ -145,11 +154,24 @@ impl Source {
                 let buffer = buffer.bind(py);
                 let got = file.bind(py).call_method1("readinto", (buffer,))?;
                 if got.is_none() {
-                    return Err(PyTypeError::new_err(
-                        "source.readinto() returned None: the stream is non-blocking and has no data; give a blocking file",
-                    ));
+                    return Err(non_blocking("source.readinto()"));
                 }
-                let n: usize = got.extract()?;
+                let Some(n) = crate::convert::integer(&got) else {
+                    return Err(errors::wrong_type(
+                        "source.readinto()'s answer",
+                        "an int",
+                        &got,
+                    ));
+                };
+                let n = n
+                    .extract::<usize>()
+                    .ok()
+                    .filter(|&n| n <= CHUNK_BYTES)
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "source.readinto() returned {n}, but it was given a buffer of {CHUNK_BYTES} bytes: it must answer how many bytes it wrote into the buffer, from 0 to its length"
+                        ))
+                    })?;
                 if n == 0 {
                     return Ok(None);
                 }
@@ -159,13 +181,16 @@ impl Source {
             }
             Source::Read { file } => {
                 let got = file.bind(py).call_method1("read", (CHUNK_BYTES,))?;
-                chunk(py, &got, "source.read() returned")
+                if got.is_none() {
+                    return Err(non_blocking("source.read()"));
+                }
+                chunk(py, &got, "the answer of source.read()")
             }
             Source::Chunks { iter, index } => loop {
                 let Some(item) = iter.bind(py).clone().next() else {
                     return Ok(None);
                 };
-                let what = format!("chunk {index} of source is");
+                let what = format!("chunk {index} of source");
                 *index += 1;
                 match chunk(py, &item?, &what)? {
                     // An empty chunk is not the end of an iterable: take the next one.
@@ -177,8 +202,16 @@ impl Source {
     }
 }
 
-/// A chunk handed over by the source: `bytes` in place, another buffer copied, `None` when
-/// empty; a `str` is a `TypeError` (a text-mode file, or chunks not yet encoded).
+/// The error for a source that answered `None`: a non-blocking stream with no data now.
+pub fn non_blocking(call: &str) -> PyErr {
+    PyTypeError::new_err(format!(
+        "{call} returned None: the stream is non-blocking and has no data; give a blocking file"
+    ))
+}
+
+/// A chunk handed over by the source (`what` names it in errors): `bytes` in place, another
+/// buffer copied, `None` when empty; a `str` is a `TypeError` (a text-mode file, or chunks
+/// not yet encoded).
 fn chunk<'py>(
     py: Python<'py>,
     got: &Bound<'py, PyAny>,
@@ -190,11 +223,8 @@ fn chunk<'py>(
     }
     if got.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
-            "{what} a str, not bytes: open files in binary mode ('rb') and give bytes chunks"
+            "{what} is a str, not bytes: open files in binary mode ('rb') and give bytes chunks"
         )));
-    }
-    if got.is_none() {
-        return Err(PyTypeError::new_err(format!("{what} None, not bytes")));
     }
     match PyMemoryView::from(got) {
         Ok(view) => {
@@ -239,7 +269,7 @@ pub struct MatchIter {
     scanner: Box<extract_between::Scanner>,
     batch: Batch,
     copy: Vec<u8>,
-    error: Option<ScanError>,
+    error: Option<Ended>,
 }
 
 #[pymethods]
@@ -253,8 +283,10 @@ impl MatchIter {
             if let Some(m) = self.batch.pop(py) {
                 return Ok(Some(m));
             }
-            if let Some(e) = self.error.take() {
-                return Err(errors::scan_error(py, &e, PyList::empty(py)));
+            if let Some(ended) = self.error.take() {
+                let limit = self.batch.limit();
+                self.batch.release();
+                return Err(batch::error(py, ended, limit, PyList::empty(py)));
             }
             let Some(source) = self.source.as_mut() else {
                 return Ok(None);
@@ -269,28 +301,36 @@ impl MatchIter {
             let result = match &piece {
                 Some(Piece::Bytes(bytes, range)) => {
                     let data = bytes.as_bytes().get(range.clone()).unwrap_or_default();
-                    scan::run(py, &mut self.scanner, &mut self.batch, Some(data))
+                    batch::run(py, &mut self.scanner, &mut self.batch, Some(data))
                 }
                 Some(Piece::Copied(n)) => {
                     let data = self.copy.get(..*n).unwrap_or_default();
-                    scan::run(py, &mut self.scanner, &mut self.batch, Some(data))
+                    batch::run(py, &mut self.scanner, &mut self.batch, Some(data))
                 }
                 None => {
                     self.source = None;
-                    scan::run(py, &mut self.scanner, &mut self.batch, None)
+                    batch::run(py, &mut self.scanner, &mut self.batch, None)
                 }
             };
-            if let Err(e) = result {
-                // Errors are terminal: the matches before it go out first, then the error.
-                self.source = None;
-                self.error = Some(e);
+            match result {
+                Ok(()) => {}
+                Err(Ended::Interrupted(e)) => {
+                    self.source = None;
+                    return Err(e);
+                }
+                Err(ended) => {
+                    // Errors are terminal: the matches before it go out first, then the error.
+                    self.source = None;
+                    self.error = Some(ended);
+                }
             }
         }
     }
 }
 
-/// Iterates over every match in `source`, streaming: no card limits, no cap, memory flat
-/// whatever the source's size.
+/// Iterates over every match in `source`, streaming: no card limits, no cap, memory bounded
+/// whatever the source's size: a chunk at a time, plus at most `max_match_bytes` of a match
+/// still open (16 MiB by default, `None` for no limit; past it, `MatchTooLarge`).
 ///
 /// `source` is a `str`; a bytes-like object (`bytes`, `bytearray`, `memoryview`); a binary
 /// file (anything with `readinto` or `read`: `open(p, "rb")`, `gzip.open(p)`,
@@ -306,17 +346,20 @@ impl MatchIter {
 /// >>> [m.text for m in finditer(io.BytesIO(b"<b>x</b> <b>y</b>"), "<b>", "</b>")]
 /// ['x', 'y']
 #[pyfunction]
+#[pyo3(signature = (source, start, end, *, max_match_bytes = Given::Absent))]
 pub fn finditer(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     start: &Bound<'_, PyAny>,
     end: &Bound<'_, PyAny>,
+    max_match_bytes: Given<'_>,
 ) -> PyResult<MatchIter> {
-    let markers = scan::markers(py, start, end)?;
+    let markers = batch::markers(py, start, end)?;
+    let limit = batch::max_match_bytes(max_match_bytes)?;
     Ok(MatchIter {
         source: Some(Source::classify(py, source)?),
         scanner: Box::new(extract_between::Scanner::new(&markers)),
-        batch: Batch::default(),
+        batch: Batch::new(limit),
         copy: Vec::new(),
         error: None,
     })

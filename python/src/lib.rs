@@ -1,17 +1,20 @@
 //! The native module `extract_between._native`: the engine of the `extract-between` library
 //! behind a Python API. `one_shot` holds the card's one-shot call and its JSON contract,
-//! `scan` the resumable scanner and the `Match` it reports, `finditer` the streaming iterator
-//! over strings, buffers, files and chunk iterables, `columns` the Arrow column functions,
-//! `errors` the mapping from the library's
-//! errors to the package's exceptions (defined in Python, in `extract_between/_errors.py`).
+//! `scan` the resumable scanner, `matched` the `Match` it reports, `batch` what the
+//! streaming calls share, `finditer` the streaming iterator over strings, buffers, files and
+//! chunk iterables, `columns` the Arrow column functions, `convert` the arguments, `errors`
+//! the mapping from the library's errors to the package's exceptions (defined in Python, in
+//! `extract_between/_errors.py`).
 //!
 //! The GIL is released while a text or chunk of at least `DETACH_BYTES` is scanned, so
 //! other Python threads run meanwhile.
 
+mod batch;
 mod columns;
 mod convert;
 mod errors;
 mod finditer;
+mod matched;
 mod one_shot;
 mod scan;
 
@@ -28,13 +31,16 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(finditer::finditer, m)?)?;
     m.add_function(wrap_pyfunction!(columns::extract_all, m)?)?;
     m.add_function(wrap_pyfunction!(columns::extract_first, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::_check_column_options, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::_extract_all_panicking_at, m)?)?;
     m.add_class::<one_shot::Extraction>()?;
-    m.add_class::<scan::Match>()?;
+    m.add_class::<matched::Match>()?;
     m.add_class::<scan::Scanner>()?;
     m.add_class::<finditer::MatchIter>()?;
     m.add("MAX_TEXT_BYTES", extract_between::card::MAX_TEXT_BYTES)?;
     m.add("MAX_MARKER_BYTES", extract_between::card::MAX_MARKER_BYTES)?;
     m.add("MAX_MATCHES", extract_between::card::MAX_MATCHES)?;
+    m.add("DEFAULT_MAX_MATCH_BYTES", batch::DEFAULT_MAX_MATCH_BYTES)?;
     m.add(
         "DEFAULT_MAX_MATCHES",
         extract_between::card::DEFAULT_MAX_MATCHES,

@@ -1,12 +1,12 @@
 //! The card's one-shot call (`extract`, answering an `Extraction`) and its JSON contract
 //! (`run_json`), with the card's limits and errors.
 
-use crate::convert::utf8_arg;
+use crate::convert::{Given, utf8_arg};
 use crate::{DETACH_BYTES, errors};
 use extract_between::card::{MAX_MATCHES, MAX_TEXT_BYTES};
 use extract_between::{ExtractError, Extractor, Markers, request};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 
 /// What `extract` found: the matches in order and whether the cap cut them short.
 ///
@@ -26,6 +26,23 @@ pub struct Extraction {
 
 #[pymethods]
 impl Extraction {
+    #[new]
+    fn new(matches: Bound<'_, PyList>, truncated: bool) -> Extraction {
+        Extraction {
+            matches: matches.unbind(),
+            truncated,
+        }
+    }
+
+    /// Pickling and `copy`: the class and its constructor's arguments.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let this = slf.get();
+        let args = (this.matches.clone_ref(slf.py()), this.truncated).into_pyobject(slf.py())?;
+        Ok((slf.get_type().into_any(), args))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let matches = self.matches.bind(py).repr()?;
         let truncated = if self.truncated { "True" } else { "False" };
@@ -52,7 +69,9 @@ impl Extraction {
 
 /// The extractor of a thread's last call, keyed by the marker objects themselves: a loop
 /// over documents passes the same two strings each time, and encoding and checking them and
-/// building two finders again costs about as much as scanning a sparse document.
+/// building two finders again costs about as much as scanning a sparse document. A call takes
+/// it out of the cell and puts it back before it calls into Python again, so a call made
+/// from inside (a profile hook, a signal handler) finds the cell free.
 struct Last {
     start: Py<PyAny>,
     end: Py<PyAny>,
@@ -71,8 +90,9 @@ fn as_str<'b>(py: Python<'_>, name: &str, bytes: &'b Bound<'_, PyBytes>) -> PyRe
         .map_err(|e| errors::invalid_input(py, name, &format!("{name} is not valid UTF-8: {e}")))
 }
 
-/// `max_matches` as an `int` (not a `bool`) from 1 to `max`; `expected` names the Python
-/// types for a `TypeError`, `range` the values for an `InvalidInput`.
+/// `max_matches` as an integer (an `int` or an object with `__index__`, not a `bool`) from 1
+/// to `max`; `expected` names the Python types for a `TypeError`, `range` the values for an
+/// `InvalidInput`.
 pub fn max_matches_arg(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
@@ -80,15 +100,15 @@ pub fn max_matches_arg(
     expected: &str,
     range: &str,
 ) -> PyResult<usize> {
-    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+    let Some(int) = crate::convert::integer(value) else {
         return Err(errors::wrong_type("max_matches", expected, value));
-    }
-    match value.extract::<u64>() {
+    };
+    match int.extract::<u64>() {
         Ok(n) if n >= 1 && usize::try_from(n).is_ok_and(|n| n <= max) => Ok(n as usize),
         _ => Err(errors::invalid_input(
             py,
             "max_matches",
-            &format!("max_matches must be {range} (it is {value})"),
+            &format!("max_matches must be {range} (it is {int})"),
         )),
     }
 }
@@ -96,7 +116,8 @@ pub fn max_matches_arg(
 /// Extracts every substring between `start` and `end` with the card's semantics and limits.
 ///
 /// The text is at most 256000 UTF-8 bytes, each marker 1 to 4096 UTF-8 bytes, and
-/// `max_matches` an integer from 1 to 1000; `truncated` is true when a further complete match
+/// `max_matches` an integer from 1 to 1000 (leave it out for the card's default, 100; `None`
+/// is refused, as the card refuses `null`); `truncated` is true when a further complete match
 /// exists past the cap. The end marker is searched from just after the start marker, and a
 /// start marker with no end after it raises `UnclosedStartMarker` (its `.offset` counts
 /// UTF-16 code units, `.byte_offset` UTF-8 bytes; `.matches` holds what was found before it).
@@ -112,7 +133,7 @@ pub fn max_matches_arg(
 /// extract_between._errors.UnclosedStartMarker: unclosed start marker at UTF-16 offset 4 (byte offset 6)
 #[pyfunction]
 #[pyo3(
-    signature = (text, start, end, max_matches = None),
+    signature = (text, start, end, max_matches = Given::Absent),
     text_signature = "(text, start, end, max_matches=100)"
 )]
 pub fn extract(
@@ -120,29 +141,24 @@ pub fn extract(
     text: &Bound<'_, PyAny>,
     start: &Bound<'_, PyAny>,
     end: &Bound<'_, PyAny>,
-    max_matches: Option<&Bound<'_, PyAny>>,
+    max_matches: Given<'_>,
 ) -> PyResult<Extraction> {
     // The JSON contract's order: the three strings, the cap, then the limits.
     let text_bytes = utf8_arg(py, "text", text)?;
     // The same marker objects as the thread's last call: valid, and their finders built.
-    let same = LAST.with_borrow(|last| {
-        last.as_ref()
-            .is_some_and(|hit| hit.start.is(start) && hit.end.is(end))
-    });
-    let markers = if same {
-        None
-    } else {
-        Some((utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?))
+    let cached = match LAST.take() {
+        Some(hit) if hit.start.is(start) && hit.end.is(end) => Ok(hit),
+        _ => Err((utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?)),
     };
     let cap = match max_matches {
-        Some(value) => max_matches_arg(
+        Given::Value(value) => max_matches_arg(
             py,
-            value,
+            &value,
             MAX_MATCHES,
-            "int",
+            "an int",
             &format!("an integer from 1 to {MAX_MATCHES}"),
         )?,
-        None => extract_between::card::DEFAULT_MAX_MATCHES,
+        Given::Absent => extract_between::card::DEFAULT_MAX_MATCHES,
     };
     let text = as_str(py, "text", &text_bytes)?;
     if text.len() > MAX_TEXT_BYTES {
@@ -152,46 +168,36 @@ pub fn extract(
         };
         return Err(errors::invalid_input(py, "text", &e.to_string()));
     }
-    let result = LAST.with_borrow_mut(|last| -> PyResult<_> {
-        let last = match (last.as_mut(), markers) {
-            (Some(hit), None) if hit.cap == cap => hit,
-            (Some(hit), None) => {
-                hit.extractor = hit
-                    .extractor
-                    .clone()
-                    .max_matches(cap)
-                    .map_err(|e| errors::invalid_input(py, "max_matches", &e.to_string()))?;
-                hit.cap = cap;
-                hit
+    let mut last = match cached {
+        Ok(hit) => hit,
+        Err((start_bytes, end_bytes)) => {
+            let markers = Markers::new(
+                as_str(py, "start", &start_bytes)?,
+                as_str(py, "end", &end_bytes)?,
+            )
+            .map_err(|e| errors::marker(py, &e))?;
+            Last {
+                start: start.clone().unbind(),
+                end: end.clone().unbind(),
+                cap: extract_between::card::DEFAULT_MAX_MATCHES,
+                extractor: Extractor::new(&markers),
             }
-            (_, markers) => {
-                let (start_bytes, end_bytes) = match markers {
-                    Some(pair) => pair,
-                    None => (utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?),
-                };
-                let markers = Markers::new(
-                    as_str(py, "start", &start_bytes)?,
-                    as_str(py, "end", &end_bytes)?,
-                )
-                .map_err(|e| errors::marker(py, &e))?;
-                let extractor = Extractor::new(&markers)
-                    .max_matches(cap)
-                    .map_err(|e| errors::invalid_input(py, "max_matches", &e.to_string()))?;
-                last.insert(Last {
-                    start: start.clone().unbind(),
-                    end: end.clone().unbind(),
-                    cap,
-                    extractor,
-                })
-            }
-        };
-        let extractor = &last.extractor;
-        Ok(if text.len() >= DETACH_BYTES {
-            py.detach(|| extractor.extract(text))
-        } else {
-            extractor.extract(text)
-        })
-    })?;
+        }
+    };
+    if last.cap != cap {
+        last.extractor = last
+            .extractor
+            .clone()
+            .max_matches(cap)
+            .map_err(|e| errors::invalid_input(py, "max_matches", &e.to_string()))?;
+        last.cap = cap;
+    }
+    let result = if text.len() >= DETACH_BYTES {
+        py.detach(|| last.extractor.extract(text))
+    } else {
+        last.extractor.extract(text)
+    };
+    LAST.set(Some(last));
     match result {
         Ok(out) => Ok(Extraction {
             matches: PyList::new(py, out.matches)?.unbind(),
@@ -242,6 +248,10 @@ pub fn run_json(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<String> 
 }
 
 fn run_detached(py: Python<'_>, body: &[u8]) -> String {
+    // The binary reads at most this much of a body and answers `payload_too_large` past it.
+    if body.len() > request::MAX_REQUEST_BYTES {
+        return request::payload_too_large_body();
+    }
     if body.len() >= DETACH_BYTES {
         py.detach(|| request::execute(body).body)
     } else {

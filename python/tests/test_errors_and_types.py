@@ -90,8 +90,8 @@ def test_scanner_errors_carry_the_matches_of_the_call():
     assert [m.text for m in e.value.matches] == ["a", "b"]
     assert e.value.byte_offset == 8
     assert not isinstance(e.value, eb.UnclosedStartMarker)
-    # Errors are terminal.
-    with pytest.raises(eb.ExtractError):
+    # Errors are terminal: the scanner has ended.
+    with pytest.raises(ValueError, match=r"Scanner.feed\(\) was called after it raised an error"):
         s.feed(b"[d]")
 
 

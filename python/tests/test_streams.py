@@ -176,7 +176,7 @@ def test_a_large_scan_releases_the_gil():
     t = threading.Thread(target=ticker)
     t.start()
     try:
-        scanner = eb.Scanner("[", "]")
+        scanner = eb.Scanner("[", "]", max_match_bytes=None)
         scanning.set()
         ms = scanner.feed(data)
         scanning.clear()

@@ -1,0 +1,236 @@
+//! Arrow columns: `extract_all` (a `list<string>` a row) and `extract_first` (a `string` a
+//! row) over any string column that crosses the Arrow PyCapsule interface (pyarrow, polars,
+//! pandas, DuckDB), read in place. `input` checks what crosses the interface, `run` scans
+//! the rows (split across cores, the GIL released, signals handled), `build` makes the
+//! answer from the flat buffers the scan filled, with the GIL released too.
+
+mod build;
+mod input;
+mod run;
+
+use crate::batch::markers;
+use crate::convert::Given;
+use crate::errors;
+use arrow_array::ArrayRef;
+use extract_between::Scanner;
+use pyo3::exceptions::PyValueError;
+use pyo3::panic::PanicException;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use pyo3_arrow::PyArray;
+use pyo3_arrow::export::Arro3Array;
+use run::{Failure, Part, Why};
+
+/// Characters of a row's text an error shows, so that the row can be found.
+const EXCERPT_CHARS: usize = 80;
+
+/// What a row with an unclosed start marker becomes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum OnUnclosed {
+    Raise,
+    Null,
+    Partial,
+}
+
+impl OnUnclosed {
+    fn parse(value: &Bound<'_, PyAny>) -> PyResult<OnUnclosed> {
+        let expected = "on_unclosed must be \"raise\", \"null\" or \"partial\"";
+        let Ok(text) = value.cast::<PyString>() else {
+            return Err(errors::wrong_type(
+                "on_unclosed",
+                "\"raise\", \"null\" or \"partial\"",
+                value,
+            ));
+        };
+        match text.to_cow()?.as_ref() {
+            "raise" => Ok(OnUnclosed::Raise),
+            "null" => Ok(OnUnclosed::Null),
+            "partial" => Ok(OnUnclosed::Partial),
+            other => Err(PyValueError::new_err(format!("{expected}, not {other:?}"))),
+        }
+    }
+}
+
+/// How a scan of a column is bounded and what it makes of an unclosed row.
+#[derive(Clone, Copy)]
+pub struct Limits {
+    /// Matches a row at most (`u64::MAX`: no cap).
+    pub cap: u64,
+    pub on_unclosed: OnUnclosed,
+    /// The row at which a thread panics, for the test that a panic loses no row.
+    pub panic_at: Option<usize>,
+}
+
+/// A column function's arguments, checked: the scanner for its markers and the limits.
+fn settings(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    end: &Bound<'_, PyAny>,
+    max_matches: Option<&Bound<'_, PyAny>>,
+    on_unclosed: Given<'_>,
+) -> PyResult<(Scanner, Limits)> {
+    let scanner = Scanner::new(&markers(py, start, end)?);
+    let cap = match max_matches.filter(|v| !v.is_none()) {
+        None => u64::MAX,
+        Some(value) => crate::one_shot::max_matches_arg(
+            py,
+            value,
+            usize::MAX,
+            "an int or None",
+            "a positive integer or None",
+        )? as u64,
+    };
+    let limits = Limits {
+        cap,
+        on_unclosed: match on_unclosed {
+            Given::Absent => OnUnclosed::Raise,
+            Given::Value(v) => OnUnclosed::parse(&v)?,
+        },
+        panic_at: None,
+    };
+    Ok((scanner, limits))
+}
+
+/// The rows scanned and the answer built by `build`, both with the GIL released.
+fn answer(
+    py: Python<'_>,
+    column: &Bound<'_, PyAny>,
+    scanner: &Scanner,
+    limits: Limits,
+    name: &str,
+    build: fn(Vec<Part>) -> Result<ArrayRef, arrow_schema::ArrowError>,
+) -> PyResult<Arro3Array> {
+    let chunks = input::import(column)?;
+    let parts = match run::run(py, &chunks, scanner, limits) {
+        Ok(parts) => parts,
+        Err(Failure::Interrupted(e)) => return Err(e),
+        Err(Failure::Panicked(message)) => {
+            return Err(PanicException::new_err(format!(
+                "a thread scanning the column panicked: {message}"
+            )));
+        }
+    };
+    if let Some(stopped) = parts.iter().find_map(|p| p.stopped) {
+        let text = chunks[stopped.at.0].get(stopped.at.1).unwrap_or_default();
+        return Err(match stopped.why {
+            Why::Unclosed(marker) => {
+                errors::unclosed_in_row(py, marker, stopped.row, &excerpt(text))
+            }
+            Why::InvalidUtf8(offset) => errors::invalid_utf8_in_row(py, offset, stopped.row),
+        });
+    }
+    let rows: usize = chunks.iter().map(input::Chunk::len).sum();
+    let answered: usize = parts.iter().map(|p| p.valid.len()).sum();
+    if answered != rows {
+        return Err(PanicException::new_err(format!(
+            "the scan answered {answered} rows for a column of {rows}"
+        )));
+    }
+    let array = py
+        .detach(|| build(parts))
+        .map_err(|e| errors::extract_error(py, &e.to_string()))?;
+    let field = build::field(name, &array);
+    Ok(PyArray::try_new(array, field)
+        .map_err(|e| errors::extract_error(py, &e.to_string()))?
+        .into())
+}
+
+/// The first characters of a row's text (its valid UTF-8 prefix), for an error message.
+fn excerpt(text: &[u8]) -> String {
+    let valid = match std::str::from_utf8(text) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&text[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    let mut chars = valid.chars();
+    let head: String = chars.by_ref().take(EXCERPT_CHARS).collect();
+    if chars.next().is_some() {
+        head + "…"
+    } else {
+        head
+    }
+}
+
+/// Every match of every row of a string column, as a `list<string>` column.
+///
+/// `column` is any Arrow string column (`string`, `large_string`, `string_view`) that offers
+/// `__arrow_c_array__` or `__arrow_c_stream__`: a pyarrow `Array` or `ChunkedArray`, a polars
+/// `Series`, a DuckDB relation of one column. Each row gets what `extract(row, start, end,
+/// max_matches)` gives, without the card's 256000-byte text limit; `max_matches=None` means
+/// no cap; nulls stay null. `on_unclosed` says what a row with an unclosed start marker
+/// becomes: `"raise"` (`UnclosedStartMarker`, its `.row` the row's index in `column`),
+/// `"null"`, or `"partial"` (the matches before it). The answer is an `arro3.core.Array`,
+/// which pyarrow, polars and DuckDB read through the same interface; its type is
+/// `list<string>`, or `large_list` / `large_string` where the matches pass Arrow's 2 GiB.
+///
+/// >>> import pyarrow as pa
+/// >>> from extract_between import extract_all
+/// >>> out = extract_all(pa.array(["<b>x</b><b>y</b>", None, "none"]), "<b>", "</b>")
+/// >>> pa.array(out).to_pylist()
+/// [['x', 'y'], None, []]
+#[pyfunction]
+#[pyo3(signature = (column, start, end, max_matches = None, on_unclosed = Given::Absent))]
+pub fn extract_all(
+    py: Python<'_>,
+    column: &Bound<'_, PyAny>,
+    start: &Bound<'_, PyAny>,
+    end: &Bound<'_, PyAny>,
+    max_matches: Option<&Bound<'_, PyAny>>,
+    on_unclosed: Given<'_>,
+) -> PyResult<Arro3Array> {
+    let (scanner, limits) = settings(py, start, end, max_matches, on_unclosed)?;
+    answer(py, column, &scanner, limits, "matches", build::list_array)
+}
+
+/// Each row's first match, as a `string` column: what `extract(row, start, end,
+/// max_matches=1)` finds first, or null where it finds none. As the card says, an unclosed
+/// start marker met while looking for the one extra match counts: `on_unclosed` decides
+/// (`"raise"`, `"null"`, or `"partial"`: the first match before it, if any).
+///
+/// >>> import pyarrow as pa
+/// >>> from extract_between import extract_first
+/// >>> out = extract_first(pa.array(["<title>A</title>", "<p>no title</p>"]), "<title>", "</title>")
+/// >>> pa.array(out).to_pylist()
+/// ['A', None]
+#[pyfunction]
+#[pyo3(signature = (column, start, end, on_unclosed = Given::Absent))]
+pub fn extract_first(
+    py: Python<'_>,
+    column: &Bound<'_, PyAny>,
+    start: &Bound<'_, PyAny>,
+    end: &Bound<'_, PyAny>,
+    on_unclosed: Given<'_>,
+) -> PyResult<Arro3Array> {
+    let (scanner, mut limits) = settings(py, start, end, None, on_unclosed)?;
+    limits.cap = 1;
+    answer(py, column, &scanner, limits, "first", build::first_array)
+}
+
+/// Checks a column function's arguments without a column: what the polars and Spark
+/// wrappers call when an expression is built, so that a mistake fails there and not when the
+/// query runs.
+#[pyfunction]
+#[pyo3(signature = (start, end, max_matches = None, on_unclosed = Given::Absent))]
+pub fn _check_column_options(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    end: &Bound<'_, PyAny>,
+    max_matches: Option<&Bound<'_, PyAny>>,
+    on_unclosed: Given<'_>,
+) -> PyResult<()> {
+    settings(py, start, end, max_matches, on_unclosed).map(|_| ())
+}
+
+/// `extract_all(column, "[", "]")` with a thread that panics at row `row`: for the test that
+/// a panic fails the call instead of losing rows. Not part of the API.
+#[pyfunction]
+pub fn _extract_all_panicking_at(
+    py: Python<'_>,
+    column: &Bound<'_, PyAny>,
+    row: usize,
+) -> PyResult<Arro3Array> {
+    let start = PyString::new(py, "[");
+    let end = PyString::new(py, "]");
+    let (scanner, mut limits) = settings(py, &start, &end, None, Given::Absent)?;
+    limits.panic_at = Some(row);
+    answer(py, column, &scanner, limits, "matches", build::list_array)
+}
