@@ -23,6 +23,8 @@ __all__ = [
     "extract_first",
     "finditer",
     "run_json",
+    "_check_column_options",
+    "_extract_all_panicking_at",
 ]
 
 _Buffer = Union[bytes, bytearray, memoryview]

@@ -14,7 +14,10 @@ use std::ops::{ControlFlow, Range};
 
 /// A chunk is scanned in pieces of this size, Python's signal handlers run between them: a
 /// Ctrl-C stops a call on a gigabyte chunk within a piece's time.
-const PIECE_BYTES: usize = 32 << 20;
+const PIECE_BYTES: usize = 4 << 20;
+
+/// Matches built between two looks at Python's signals.
+const SIGNAL_EVERY: usize = 1 << 16;
 
 /// The default `max_match_bytes`: 16 MiB, as the CLI's `--max-match-bytes`.
 pub const DEFAULT_MAX_MATCH_BYTES: usize = 16 << 20;
@@ -128,11 +131,15 @@ impl Batch {
         })
     }
 
-    /// Every gathered match, as a list.
+    /// Every gathered match, as a list; Python's signal handlers run every so many matches,
+    /// so a Ctrl-C stops the building of millions of them.
     pub fn take<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let list = PyList::empty(py);
         while let Some(m) = self.pop(py) {
             list.append(m)?;
+            if list.len() % SIGNAL_EVERY == 0 {
+                py.check_signals()?;
+            }
         }
         Ok(list)
     }

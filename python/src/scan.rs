@@ -138,7 +138,20 @@ impl Scanner {
         py: Python<'py>,
         result: Result<(), Ended>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let found = self.batch.take(py)?;
+        if let Err(Ended::Interrupted(e)) = result {
+            // The caller wants to stop: building the matches so far would only delay it.
+            self.state = State::Failed;
+            self.batch.release();
+            return Err(e);
+        }
+        let found = match self.batch.take(py) {
+            Ok(found) => found,
+            Err(interrupted) => {
+                self.state = State::Failed;
+                self.batch.release();
+                return Err(interrupted);
+            }
+        };
         match result {
             Ok(()) => Ok(found),
             Err(ended) => {

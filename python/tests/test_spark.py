@@ -6,6 +6,7 @@ with the reason, unless EXTRACT_BETWEEN_REQUIRE_SPARK is set (`.ci/run` sets it)
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 
@@ -102,8 +103,24 @@ def test_spark_on_unclosed_raise_fails_the_job_naming_the_error(spark, dataset):
     from extract_between.spark import extract_all
 
     df = spark.read.parquet(dataset)
-    with pytest.raises(Exception, match="UnclosedStartMarker"):
+    with pytest.raises(Exception, match="UnclosedStartMarker") as e:
         df.select(extract_all("html", "<b>", "</b>")).collect()
+    # The row counts within an Arrow batch, and says so; the row's text shows.
+    message = str(e.value)
+    assert "unclosed start marker in row" in message
+    assert "counts from the start of a batch of" in message and "Spark handed" in message
+    assert re.search(r"the row begins '<title>t\d*49999</title>", message)
+
+
+def test_spark_options_are_checked_on_the_driver(spark):
+    from extract_between.spark import extract_all, extract_first
+
+    with pytest.raises(ValueError, match="on_unclosed"):
+        extract_all("html", "[", "]", on_unclosed="skip")
+    with pytest.raises(eb.InvalidInput, match="max_matches"):
+        extract_all("html", "[", "]", max_matches=0)
+    with pytest.raises(eb.InvalidInput, match="start"):
+        extract_first("html", "", "]")
 
 
 def test_spark_with_column_and_max_matches(spark):

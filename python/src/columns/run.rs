@@ -18,7 +18,7 @@ use std::time::Duration;
 /// would cost more than they save, and the call ends before a signal needs handling.
 const PARALLEL_BYTES: usize = 1 << 20;
 /// A row's text is fed in pieces of this size, so a stop is seen inside a long row too.
-const PIECE_BYTES: usize = 16 << 20;
+const PIECE_BYTES: usize = 4 << 20;
 /// How often the calling thread lets Python handle signals while the threads work.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
@@ -276,11 +276,11 @@ fn parallel(work: &Work<'_>, slices: &[Slice]) -> Result<Vec<Part>, Failure> {
         // Every sender dropped: every thread has ended.
         while let Err(mpsc::RecvTimeoutError::Timeout) | Ok(()) = finished.recv_timeout(SIGNAL_POLL)
         {
-            if interrupted.is_none() {
-                if let Err(e) = Python::attach(|py| py.check_signals()) {
-                    work.stop.store(true, Ordering::Relaxed);
-                    interrupted = Some(e);
-                }
+            if interrupted.is_none()
+                && let Err(e) = Python::attach(|py| py.check_signals())
+            {
+                work.stop.store(true, Ordering::Relaxed);
+                interrupted = Some(e);
             }
         }
         let mut parts = Vec::with_capacity(handles.len());
