@@ -351,3 +351,25 @@ def test_finditer_and_afinditer_agree_on_a_read_of_none_and_on_their_checks():
     # Markers are checked when afinditer is called, before any iteration.
     with pytest.raises(eb.InvalidInput, match="start"):
         eb.afinditer(AsyncNonBlocking(), "", "]")
+
+
+def available_gib() -> float:
+    try:
+        with open("/proc/meminfo") as f:
+            fields = dict(line.split(":", 1) for line in f)
+        return int(fields["MemAvailable"].split()[0]) / (1 << 20)
+    except (OSError, KeyError, ValueError):
+        return 0.0
+
+
+@pytest.mark.skipif(available_gib() < 12, reason="needs 12 GiB of free memory for 2.4 GiB of matches")
+def test_matches_past_2_gib_answer_large_types():
+    row = "[" + "x" * (800 << 20) + "]"
+    column = pa.chunked_array([[row], [row], [row]])
+    out = pa.array(eb.extract_all(column, "[", "]"))
+    assert out.type == pa.list_(pa.field("item", pa.large_string(), nullable=False))
+    assert out.value_lengths().to_pylist() == [1, 1, 1]
+    assert out.values[2].as_py() == row[1:-1]
+    del out
+    first = pa.array(eb.extract_first(column, "[", "]"))
+    assert first.type == pa.large_string() and first[1].as_py() == row[1:-1]
