@@ -7,29 +7,36 @@
 //! lazy "muzzy" stage, so RSS falls back after a burst; purging at once instead cost a lot of
 //! throughput on large requests (benches/README.md, "load").
 
-use tikv_jemalloc_ctl::{Access, AsName, background_thread};
+use tikv_jemalloc_ctl::{Access, AsName, arenas, background_thread};
 
 /// Milliseconds a freed dirty page waits before it is returned.
 const DIRTY_DECAY_MS: isize = 1000;
 
 /// Turns on jemalloc's background purging with the service's decay times, for the arenas
-/// that exist and for those made later. Failures leave jemalloc's defaults, which are
-/// correct, only slower to give memory back; they are logged.
+/// made later (`arenas.*`) and for each arena that exists already (`arena.<i>.*`; jemalloc
+/// refuses the "every arena" index for these). Failures leave jemalloc's defaults, which
+/// are correct, only slower to give memory back; they are logged.
 ///
 /// ```
 /// extract_between_cli::alloc::tune_for_service();
 /// ```
 pub fn tune_for_service() {
-    // `arena.4096` is jemalloc's "every arena" index (MALLCTL_ARENAS_ALL).
-    let settings: [(&str, isize); 4] = [
-        ("arenas.dirty_decay_ms\0", DIRTY_DECAY_MS),
-        ("arenas.muzzy_decay_ms\0", 0),
-        ("arena.4096.dirty_decay_ms\0", DIRTY_DECAY_MS),
-        ("arena.4096.muzzy_decay_ms\0", 0),
+    let mut settings = vec![
+        ("arenas.dirty_decay_ms".to_owned(), DIRTY_DECAY_MS),
+        ("arenas.muzzy_decay_ms".to_owned(), 0),
     ];
+    for arena in 0..arenas::narenas::read().unwrap_or(0) {
+        let initialized = format!("arena.{arena}.initialized\0");
+        let ready: Result<bool, _> = initialized.as_str().name().read();
+        if ready.unwrap_or(false) {
+            settings.push((format!("arena.{arena}.dirty_decay_ms"), DIRTY_DECAY_MS));
+            settings.push((format!("arena.{arena}.muzzy_decay_ms"), 0));
+        }
+    }
     for (name, value) in settings {
-        if let Err(e) = name.name().write(value) {
-            tracing::warn!(setting = name.trim_end_matches('\0'), %e, "allocator setting refused");
+        let key = format!("{name}\0");
+        if let Err(e) = key.as_str().name().write(value) {
+            tracing::warn!(setting = name, %e, "allocator setting refused");
         }
     }
     if let Err(e) = background_thread::write(true) {

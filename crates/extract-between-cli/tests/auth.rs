@@ -209,6 +209,19 @@ fn listening_beyond_loopback_without_a_token_warns() {
     }
 }
 
+/// The README's first command, as a user runs it: nothing it logs on its way up and down is a
+/// warning (the allocator's settings included).
+#[test]
+fn a_plain_start_logs_no_warning() {
+    let (mut server, logs) = start_logged(&["--drain-seconds", "0"], &[("RUST_LOG", "info")]);
+    assert_eq!(get(&server, "/readyz").status, 200);
+    server.sigterm();
+    server.exited_within(Duration::from_secs(5)).unwrap();
+    let logs = logs.join().unwrap();
+    assert!(logs.iter().any(|l| l.contains("listening")), "{logs:#?}");
+    assert!(!logs.iter().any(|l| l.contains(" WARN ")), "{logs:#?}");
+}
+
 /// Polls until `token` on `/v1/tools` gets `status`, for at most `within`.
 fn until_token_gets(server: &Server, token: &str, status: u16, within: Duration) {
     let deadline = Instant::now() + within;

@@ -31,10 +31,20 @@ impl Server {
         Server::start_with(&args, &[("RUST_LOG", "warn")], Stdio::inherit())
     }
 
-    /// `serve` with exactly `args`, the variables `env`, and stderr as given.
+    /// `serve` with `args`, the variables `env`, and stderr as given. Where neither names
+    /// an address, the kernel picks a free port: a test never takes the service's default
+    /// port, which a service the user started may hold.
     pub fn start_with(args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Server {
+        let named =
+            args.contains(&"--listen") || env.iter().any(|(k, _)| *k == "EXTRACT_BETWEEN_LISTEN");
+        let free: &[&str] = if named {
+            &[]
+        } else {
+            &["--listen", "127.0.0.1:0"]
+        };
         let mut child = Command::new(serve_binary())
             .arg("serve")
+            .args(free)
             .args(args)
             .envs(env.iter().copied())
             .stdout(Stdio::piped())
