@@ -109,7 +109,7 @@ def test_spark_on_unclosed_raise_fails_the_job_naming_the_error(spark, dataset):
     message = str(e.value)
     assert "unclosed start marker in row" in message
     assert "counts from the start of a batch of" in message and "Spark handed" in message
-    assert re.search(r"the row begins '<title>t\d*49999</title>", message)
+    assert re.search(r"the row begins '<title>t\d*9999</title>", message)
 
 
 def test_spark_options_are_checked_on_the_driver(spark):

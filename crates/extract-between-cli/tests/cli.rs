@@ -186,14 +186,25 @@ fn count_prints_how_many_matches_each_input_holds() {
     let out = run(&["-c", "-s", "[", "-e", "]"], b"[a][b] x [c]");
     assert_eq!(text(&out.stdout), "3\n");
     assert_eq!(out.status.code(), Some(0));
+    // No match: nothing printed, as rg -c (`--include-zero` prints the 0).
     let out = run(&["--count", "-s", "[", "-e", "]"], b"nothing here");
-    assert_eq!(text(&out.stdout), "0\n");
+    assert_eq!(text(&out.stdout), "");
     assert_eq!(out.status.code(), Some(1));
+    let out = run(
+        &["-c", "--include-zero", "-s", "[", "-e", "]"],
+        b"nothing here",
+    );
+    assert_eq!(text(&out.stdout), "0\n");
     // Several inputs: each count named, as grep -c does; standard input as in messages.
     let a = temp("count-a.txt", b"[1][2][3]");
     let b = temp("count-b.txt", b"none");
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     let out = run(&["-c", "-s", "[", "-e", "]", a, b, "-"], b"[x]");
+    assert_eq!(text(&out.stdout), format!("{a}:3\n(standard input):1\n"));
+    let out = run(
+        &["-c", "--include-zero", "-s", "[", "-e", "]", a, b, "-"],
+        b"[x]",
+    );
     assert_eq!(
         text(&out.stdout),
         format!("{a}:3\n{b}:0\n(standard input):1\n")
@@ -296,7 +307,7 @@ fn quiet_stops_reading_at_the_first_match() {
 #[test]
 fn bad_markers_exit_2() {
     let out = run(&["-s", "", "-e", "]"], b"");
-    assert!(text(&out.stderr).contains("start must be a non-empty string"));
+    assert!(text(&out.stderr).contains("-s/--start must not be empty"));
     assert_eq!(out.status.code(), Some(2));
     let long = "€".repeat(1366);
     let out = run(&["-s", "[", "-e", &long], b"");

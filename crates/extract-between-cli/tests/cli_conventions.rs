@@ -93,6 +93,21 @@ fn file_names_are_coloured_on_a_terminal_or_when_asked() {
     assert_eq!(plain, "a.txt:one\n");
 }
 
+/// On a terminal a small file's search shows no bar: one appears only for a file that takes
+/// a second.
+#[test]
+fn a_quick_file_on_a_terminal_flashes_no_progress_bar() {
+    let dir = temp("quick-bar/a.txt", b"x[one]y and more text")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let Some(shown) = on_terminal(&dir, &format!("{BIN} -s [ -e ] a.txt"), &[]) else {
+        eprintln!("skipped: no script(1) for a pseudo-terminal");
+        return;
+    };
+    assert_eq!(shown, "one\n", "{shown:?}");
+}
+
 #[test]
 fn completions_and_the_man_page_come_from_the_same_definitions() {
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
@@ -124,4 +139,47 @@ fn completions_and_the_man_page_come_from_the_same_definitions() {
     let page = text(&man.stdout);
     assert!(page.contains(".TH extract-between 1"), "{page}");
     assert!(page.contains("max\\-matches"), "{page}");
+}
+
+/// Mistakes a grep user makes get messages that say how to do it right.
+#[test]
+fn usage_mistakes_get_messages_that_say_how() {
+    // The markers given as positional arguments, as `grep PATTERN FILE`.
+    let out = run(&["<title>", "</title>", "page.html"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(
+            "tip: the markers are options: extract-between -s '<title>' -e '</title>' 'page.html'"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    // Counts in words.
+    for flag in ["-m", "-j"] {
+        let out = run(&[flag, "0", "-s", "[", "-e", "]"], b"");
+        assert!(
+            text(&out.stderr).contains("must be at least 1"),
+            "{flag}: {}",
+            text(&out.stderr)
+        );
+    }
+    // A marker's error names its flag, not the JSON field.
+    let out = run(&["-s", "", "-e", "]"], b"x");
+    assert_eq!(
+        text(&out.stderr),
+        "extract-between: -s/--start must not be empty\n"
+    );
+    let long = "x".repeat(4097);
+    let out = run(&["-s", "[", "-e", &long], b"x");
+    assert!(
+        text(&out.stderr).starts_with("extract-between: -e/--end must be at most 4096"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The man page's synopsis says paths repeat.
+    let man = Command::new(BIN).arg("man").output().unwrap();
+    assert!(
+        text(&man.stdout).contains("[\\fIPATH\\fR]..."),
+        "synopsis without ..."
+    );
 }

@@ -315,6 +315,104 @@ fn each_files_output_stays_together_in_parallel() {
 
 /// A glob that does not parse refuses the command before anything is searched, naming it,
 /// alone or beside a valid one (as ripgrep: "error parsing glob").
+/// `-c` over a tree leaves out files without a match, as `rg -c` does, and prints them with
+/// `--include-zero`.
+#[test]
+fn counts_leave_out_files_without_a_match_unless_asked() {
+    let root = temp_tree("counts");
+    write(&root, "one.txt", b"<t>a</t> <t>b</t>\n");
+    write(&root, "none.txt", b"nothing here\n");
+    write(&root, "two.txt", b"<t>c</t>\n");
+    for (flags, want) in [
+        (&[][..], vec!["./one.txt:2", "./two.txt:1"]),
+        (
+            &["--include-zero"][..],
+            vec!["./none.txt:0", "./one.txt:2", "./two.txt:1"],
+        ),
+    ] {
+        let mut args = vec!["-c", "-s", "<t>", "-e", "</t>"];
+        args.extend_from_slice(flags);
+        args.push(".");
+        let out = ours(&root, &args);
+        assert_eq!(sorted_lines(&out.stdout), want, "{flags:?}");
+        if rg_available() {
+            // One match a line in these files: rg's line counts are the match counts.
+            let mut rg = vec!["-c", "--fixed-strings", "</t>"];
+            rg.extend_from_slice(flags);
+            rg.push(".");
+            let theirs = Command::new("rg")
+                .args(&rg)
+                .current_dir(&root)
+                .output()
+                .unwrap();
+            let ours_lines: Vec<String> = sorted_lines(&out.stdout)
+                .into_iter()
+                .map(|l| l.replace(":2", ":1"))
+                .collect();
+            assert_eq!(sorted_lines(&theirs.stdout), ours_lines, "rg {rg:?}");
+        }
+    }
+    // A single file without a match prints nothing and exits 1, as rg -c.
+    let out = ours(&root, &["-c", "-s", "<t>", "-e", "</t>", "none.txt"]);
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(1), &b""[..])
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A binary file named on the command line is searched, and its matches replaced by the
+/// notice ripgrep prints; `-a` prints them; a walked binary file is skipped unless `-a`.
+#[test]
+fn a_named_binary_file_prints_a_notice_as_ripgrep_does() {
+    let root = temp_tree("binary-notice");
+    write(&root, "b.bin", b"bin\0ary <t>x</t> more\n");
+    write(&root, "t.txt", b"text <t>z</t>\n");
+    let notice = "binary file matches (found \"\\0\" byte around offset 3)\n";
+    let cases: [(&[&str], String); 3] = [
+        (&["b.bin"], notice.to_owned()),
+        (&["b.bin", "t.txt"], format!("b.bin: {notice}t.txt:z\n")),
+        (&["-a", "b.bin"], "x\n".to_owned()),
+    ];
+    for (paths, want) in cases {
+        let mut args = vec!["-s", "<t>", "-e", "</t>"];
+        args.extend_from_slice(paths);
+        let out = ours(&root, &args);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{paths:?}");
+        assert_eq!(out.status.code(), Some(0), "{paths:?}");
+        if rg_available() && !paths.contains(&"-a") {
+            let mut rg = vec!["--fixed-strings", "<t>"];
+            rg.extend_from_slice(paths);
+            let theirs = Command::new("rg")
+                .args(&rg)
+                .current_dir(&root)
+                .output()
+                .unwrap();
+            let theirs = String::from_utf8_lossy(&theirs.stdout).into_owned();
+            // rg prints lines, we print matches: the notices must be the same.
+            let notices = |s: &str| {
+                s.lines()
+                    .filter(|l| l.contains("binary file"))
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(notices(&theirs), notices(&want), "rg {rg:?}");
+        }
+    }
+    // Walking: skipped, or searched as text with -a.
+    let out = ours(&root, &["-s", "<t>", "-e", "</t>", "--sort", "path", "."]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "./t.txt:z\n");
+    let out = ours(
+        &root,
+        &["-a", "-s", "<t>", "-e", "</t>", "--sort", "path", "."],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "./b.bin:x\n./t.txt:z\n"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 #[test]
 fn a_bad_glob_refuses_the_command_before_searching() {
     let root = tree("bad-glob");
@@ -327,6 +425,8 @@ fn a_bad_glob_refuses_the_command_before_searching() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?} searched anyway");
         assert!(stderr.contains("error parsing glob '"), "{stderr}");
+        // Said once.
+        assert_eq!(stderr.matches("error parsing glob").count(), 1, "{stderr}");
     }
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -17,7 +17,12 @@ pub(super) fn completions(shell: clap_complete::Shell) -> ExitCode {
 pub(super) fn man() -> ExitCode {
     let mut page = Vec::new();
     match clap_mangen::Man::new(Cli::command()).render(&mut page) {
-        Ok(()) => written(write_stdout(&page)),
+        Ok(()) => {
+            // clap_mangen writes a repeatable positional without its `...`.
+            let page =
+                String::from_utf8_lossy(&page).replacen("[\\fIPATH\\fR]", "[\\fIPATH\\fR]...", 1);
+            written(write_stdout(page.as_bytes()))
+        }
         Err(e) => {
             super::stdio::complain(format_args!("man: {e}"));
             Exit::Error.into()

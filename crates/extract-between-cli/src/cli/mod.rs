@@ -159,7 +159,7 @@ struct StreamArgs {
     #[arg(short = 'L', long)]
     follow: bool,
     /// Threads searching a tree (default: the number of cores; at most 8 per core).
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = at_least_one)]
     threads: Option<u64>,
     /// Search trees in path order, on one thread, for deterministic output.
     #[arg(long, value_name = "KIND", value_enum)]
@@ -169,6 +169,13 @@ struct StreamArgs {
     /// apply.
     #[arg(short, long, conflicts_with_all = ["json_lines", "null"])]
     count: bool,
+    /// With -c, print inputs without a match too (`PATH:0`).
+    #[arg(long, requires = "count")]
+    include_zero: bool,
+    /// Search binary files as text: print their matches (a file named on the command line
+    /// is searched either way, its matches replaced by a notice) and walk into them.
+    #[arg(short = 'a', long)]
+    text: bool,
     /// Print nothing: exit 0 at the first match (reading no further), 1 when there is none.
     #[arg(short, long, conflicts_with_all = ["json_lines", "null", "count"])]
     quiet: bool,
@@ -176,7 +183,7 @@ struct StreamArgs {
     #[arg(long)]
     json_lines: bool,
     /// Stop after N matches per file (once it is known whether more exist).
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short, long, value_name = "N", value_parser = at_least_one)]
     max_matches: Option<u64>,
     /// Fail on a match longer than N bytes instead of holding it.
     #[arg(long, value_name = "N", default_value_t = 16 * 1024 * 1024)]
@@ -190,6 +197,56 @@ struct StreamArgs {
     /// Colour file names: `auto` on a terminal unless `NO_COLOR` is set, `always`, `never`.
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+}
+
+/// A count that must be at least 1 (`-m`, `-j`), said in words rather than as a range.
+fn at_least_one(value: &str) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("must be a whole number of at least 1 ({e})")),
+    }
+}
+
+/// A marker the card refuses, said with the flag that gave it.
+fn marker_error(e: &extract_between::MarkerError) -> String {
+    use extract_between::{MarkerError, Which};
+    let flag = match e.which() {
+        Which::Start => "-s/--start",
+        Which::End => "-e/--end",
+    };
+    match e {
+        MarkerError::Empty(_) => format!("{flag} must not be empty"),
+        MarkerError::TooLong { len, .. } => format!(
+            "{flag} must be at most {} UTF-8 bytes long (it is {len} bytes)",
+            extract_between::card::MAX_MARKER_BYTES
+        ),
+    }
+}
+
+/// The markers given as paths, as `grep PATTERN FILE` habits write them: the command line
+/// with `-s` and `-e`, for clap's "required" error to suggest.
+fn markers_tip(args: &[std::ffi::OsString]) -> Option<String> {
+    let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let named = words.iter().any(|w| {
+        w.starts_with("-s")
+            || w.starts_with("-e")
+            || w.starts_with("--start")
+            || w.starts_with("--end")
+    });
+    let positional: Vec<&&str> = words.iter().filter(|w| !w.starts_with('-')).collect();
+    if named || positional.len() < 2 {
+        return None;
+    }
+    let quote = |w: &str| format!("'{}'", w.replace('\'', "'\\''"));
+    let rest: Vec<String> = positional[2..].iter().map(|w| quote(w)).collect();
+    Some(format!(
+        "tip: the markers are options: extract-between -s {} -e {}{}{}",
+        quote(positional[0]),
+        quote(positional[1]),
+        if rest.is_empty() { "" } else { " " },
+        rest.join(" ")
+    ))
 }
 
 /// When file names are coloured.
@@ -229,9 +286,18 @@ enum SortKind {
 /// }
 /// ```
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => return stdio::clap_exit(&e),
+        Err(e) => {
+            let code = stdio::clap_exit(&e);
+            if e.kind() == clap::error::ErrorKind::MissingRequiredArgument
+                && let Some(tip) = markers_tip(&args)
+            {
+                eprintln!("\n{tip}");
+            }
+            return code;
+        }
     };
     match cli.command {
         Some(Command::Tool { request, file }) => {
@@ -294,14 +360,13 @@ fn mcp() -> ExitCode {
 }
 
 fn stream(args: StreamArgs) -> ExitCode {
-    let (Some(start), Some(end)) = (args.start, args.end) else {
-        complain("both -s/--start and -e/--end are required");
-        return Exit::Error.into();
-    };
+    // clap requires both; the default keeps this free of a panic path.
+    let start = args.start.unwrap_or_default();
+    let end = args.end.unwrap_or_default();
     let markers = match Markers::new(start, end) {
         Ok(m) => m,
         Err(e) => {
-            complain(e);
+            complain(marker_error(&e));
             return Exit::Error.into();
         }
     };
@@ -359,6 +424,8 @@ fn stream(args: StreamArgs) -> ExitCode {
         max_match_bytes: args.max_match_bytes,
         with_filename,
         null_names: args.null,
+        include_zero: args.include_zero,
+        text: args.text,
         progress,
         color: args.color.colors() && format != Format::Json,
         walk: WalkOptions {

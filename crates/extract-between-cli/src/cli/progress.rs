@@ -1,22 +1,66 @@
-//! The progress bar of the streaming mode (stderr, for files of known size).
+//! The progress bar of the streaming mode (stderr, for files of known size). Unless
+//! `--progress` asked for it, it appears only once a file has taken a second: a bar that
+//! flashes for a small file is noise.
 
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use std::io::{self, IsTerminal, Write};
+use std::time::{Duration, Instant};
 
-pub(super) fn progress_bar(size: u64, forced: bool) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(size);
-    if forced && !io::stderr().is_terminal() {
+/// How long a file is read before its bar appears.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// A file's bar, hidden until the file has taken [`SHOW_AFTER`].
+pub(super) struct Bar {
+    bar: ProgressBar,
+    since: Instant,
+    /// Where the bar draws once shown (`None`: shown already).
+    pending: Option<ProgressDrawTarget>,
+}
+
+impl Bar {
+    /// Counts `n` more bytes read, showing the bar once the file has taken long enough.
+    pub(super) fn inc(&mut self, n: u64) {
+        self.bar.inc(n);
+        if self.pending.is_some() && self.since.elapsed() >= SHOW_AFTER {
+            if let Some(target) = self.pending.take() {
+                self.bar.set_draw_target(target);
+            }
+        }
+    }
+
+    /// Removes the bar from the screen, if it was shown.
+    pub(super) fn finish_and_clear(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+pub(super) fn progress_bar(size: u64, forced: bool) -> Bar {
+    let bar = ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::hidden());
+    let since = if forced {
+        Instant::now()
+            .checked_sub(SHOW_AFTER)
+            .unwrap_or_else(Instant::now)
+    } else {
+        Instant::now()
+    };
+    let target = if forced && !io::stderr().is_terminal() {
         // indicatif draws nothing when stderr is not a terminal; `--progress` asks for it
         // anyway, so write one plain line a second instead of redrawing in place.
-        bar.set_draw_target(indicatif::ProgressDrawTarget::term_like_with_hz(
-            Box::new(PlainLines(std::sync::Mutex::new(None))),
-            1,
-        ));
-    }
+        ProgressDrawTarget::term_like_with_hz(Box::new(PlainLines(std::sync::Mutex::new(None))), 1)
+    } else {
+        ProgressDrawTarget::stderr()
+    };
     if let Ok(style) = indicatif::ProgressStyle::with_template(
         "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
     ) {
         bar.set_style(style);
     }
+    let mut bar = Bar {
+        bar,
+        since,
+        pending: Some(target),
+    };
+    bar.inc(0);
     bar
 }
 

@@ -28,12 +28,14 @@ impl Format {
     }
 }
 
-/// Whether an input that looks binary (a NUL byte in its first block, as ripgrep decides)
-/// is searched: a file named on the command line is; one found by walking a tree is not.
+/// What becomes of an input that looks binary (a NUL byte in its first block, as ripgrep
+/// decides): a file named on the command line is searched, its matches replaced by one
+/// notice; one found by walking a tree is skipped; with `-a/--text` every input is text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Binary {
     Search,
     Skip,
+    Text,
 }
 
 /// Why streaming one input stopped with an error.
@@ -61,6 +63,8 @@ pub(super) struct Writer<'a, W: Write> {
     start: Pos,
     printed: u64,
     failure: Option<Failure>,
+    /// Where the NUL byte of a binary input is: its matches are counted, not printed.
+    binary_at: Option<u64>,
 }
 
 impl<'a, W: Write> Writer<'a, W> {
@@ -86,7 +90,14 @@ impl<'a, W: Write> Writer<'a, W> {
             start: Pos::default(),
             printed: 0,
             failure: None,
+            binary_at: None,
         }
+    }
+
+    /// The input is binary (a NUL byte at `offset`): its matches are not printed, a notice
+    /// is, as ripgrep does.
+    fn binary(&mut self, offset: u64) {
+        self.binary_at = Some(offset);
     }
 
     /// The matches written (or counted) so far.
@@ -100,9 +111,32 @@ impl<'a, W: Write> Writer<'a, W> {
     }
 
     /// The line that ends an input's output: its count (`-c`, after the `PATH:` prefix
-    /// when names are shown), or its name (`-l`, when it has a match; NUL-ended with `-0`).
-    pub(super) fn summary(&mut self, name: &[u8], null_names: bool) -> io::Result<()> {
+    /// when names are shown; a count of 0 only with `include_zero`), its name (`-l`, when it
+    /// has a match; NUL-ended with `-0`), or a binary input's notice in place of its matches.
+    pub(super) fn summary(
+        &mut self,
+        name: &[u8],
+        null_names: bool,
+        include_zero: bool,
+    ) -> io::Result<()> {
         match self.format {
+            Format::Count if self.printed == 0 && !include_zero => Ok(()),
+            Format::Lines | Format::Null if self.printed > 0 => match self.binary_at {
+                Some(offset) => {
+                    let mut line = self.prefix.to_vec();
+                    if !line.is_empty() {
+                        line.push(b' ');
+                    }
+                    line.extend_from_slice(
+                        format!(
+                            "binary file matches (found \"\\0\" byte around offset {offset})\n"
+                        )
+                        .as_bytes(),
+                    );
+                    self.out.write_all(&line)
+                }
+                None => Ok(()),
+            },
             Format::Count => {
                 let mut line = self.prefix.to_vec();
                 line.extend_from_slice(self.printed.to_string().as_bytes());
@@ -121,6 +155,7 @@ impl<'a, W: Write> Writer<'a, W> {
     fn write_match(&mut self, content: &[u8], start: Pos, end: Pos) -> io::Result<()> {
         match self.format {
             Format::Count | Format::Quiet | Format::Files => Ok(()),
+            Format::Lines | Format::Null if self.binary_at.is_some() => Ok(()),
             Format::Lines | Format::Null => {
                 if !self.prefix.is_empty() {
                     self.out.write_all(self.prefix)?;
@@ -242,14 +277,15 @@ pub(super) fn report(label: &str, failure: Failure, utf16: bool) {
 }
 
 /// Streams one input into the writer; the first failure ends it (after every match
-/// completed before it was written). With [`Binary::Skip`], an input whose first block holds
-/// a NUL byte is not searched: `Ok(false)`.
+/// completed before it was written). An input whose first block holds a NUL byte is not
+/// searched with [`Binary::Skip`] (`Ok(false)`), and searched for a notice instead of its
+/// matches with [`Binary::Search`].
 pub(super) fn run_one<W: Write>(
     markers: &Markers,
     mut reader: impl Read,
     buf: &mut [u8],
     sink: &mut Capped<&mut Writer<'_, W>>,
-    bar: Option<&indicatif::ProgressBar>,
+    mut bar: Option<&mut super::progress::Bar>,
     binary: Binary,
 ) -> Result<bool, Failure> {
     let mut scanner = Scanner::new(markers);
@@ -262,12 +298,15 @@ pub(super) fn run_one<W: Write>(
             Err(e) => return Err(Failure::Read(e)),
         };
         if std::mem::take(&mut first)
-            && binary == Binary::Skip
-            && memchr::memchr(0, &buf[..n]).is_some()
+            && binary != Binary::Text
+            && let Some(nul) = memchr::memchr(0, &buf[..n])
         {
-            return Ok(false);
+            if binary == Binary::Skip {
+                return Ok(false);
+            }
+            sink.get_mut().binary(nul as u64);
         }
-        if let Some(bar) = bar {
+        if let Some(bar) = bar.as_deref_mut() {
             bar.inc(n as u64);
         }
         match scanner.feed(&buf[..n], sink) {

@@ -33,6 +33,10 @@ pub(super) struct Settings {
     pub(super) with_filename: bool,
     /// `-l` names end with NUL (`-0`) instead of a newline.
     pub(super) null_names: bool,
+    /// `-c` prints a count of 0 too (`--include-zero`).
+    pub(super) include_zero: bool,
+    /// Binary inputs are text (`-a/--text`).
+    pub(super) text: bool,
     pub(super) progress: Progress,
     /// File names in colour (`--color`).
     pub(super) color: bool,
@@ -76,6 +80,15 @@ pub(super) struct WalkOptions {
 }
 
 impl Search {
+    /// What a binary input named on the command line (or standard input) becomes.
+    fn named(&self) -> Binary {
+        if self.settings.text {
+            Binary::Text
+        } else {
+            Binary::Search
+        }
+    }
+
     pub(super) fn new(settings: Settings) -> Search {
         Search {
             settings,
@@ -146,7 +159,7 @@ pub(super) fn run(search: &Search, files: &[PathBuf]) -> Exit {
         // Standard input first, then the rest in parallel.
         for path in files.iter().filter(|p| p.as_os_str() == "-") {
             let mut out = lock(&stdout);
-            search_path(search, path, Binary::Search, &mut *out, &mut Buffers::new());
+            search_path(search, path, search.named(), &mut *out, &mut Buffers::new());
         }
         parallel(search, files, &stdout);
     } else {
@@ -166,7 +179,7 @@ pub(super) fn run(search: &Search, files: &[PathBuf]) -> Exit {
                     }
                 }
             } else {
-                search_path(search, path, Binary::Search, &mut *out, &mut buffers);
+                search_path(search, path, search.named(), &mut *out, &mut buffers);
             }
         }
     }
@@ -190,9 +203,8 @@ pub(super) fn globs(globs: &[String]) -> Result<Option<ignore::overrides::Overri
     }
     let mut overrides = ignore::overrides::OverrideBuilder::new(".");
     for glob in globs {
-        overrides
-            .add(glob)
-            .map_err(|e| format!("error parsing glob '{glob}': {e}"))?;
+        // ignore's message names the glob already.
+        overrides.add(glob).map_err(|e| e.to_string())?;
     }
     overrides
         .build()
@@ -243,7 +255,10 @@ fn searchable(
             let named = entry.depth() == 0;
             let is_file =
                 entry.file_type().is_some_and(|t| t.is_file()) || (named && entry.path().is_file());
-            let binary = if named { Binary::Search } else { Binary::Skip };
+            let binary = match (search.settings.text, named) {
+                (false, false) => Binary::Skip,
+                _ => search.named(),
+            };
             let path = entry.into_path();
             let path = match path.strip_prefix(".") {
                 Ok(inside) if search.settings.walk.implicit_root => inside.to_path_buf(),
@@ -361,7 +376,7 @@ fn search_path<W: Write>(
     // A walked file (found, not named: binary files skipped) is known to be a file.
     let opened = match binary {
         Binary::Skip => open_walked(path),
-        Binary::Search => open(path),
+        Binary::Search | Binary::Text => open(path),
     };
     match opened {
         Ok(input) => search_input(search, input, binary, out, buffers),
@@ -398,7 +413,7 @@ fn search_input<W: Write>(
     } else {
         Vec::new()
     };
-    let bar = match (input.size, search.settings.progress) {
+    let mut bar = match (input.size, search.settings.progress) {
         (Some(size), Progress::Forced) => Some(progress_bar(size, true)),
         (Some(size), Progress::OnTerminal) => Some(progress_bar(size, false)),
         _ => None,
@@ -417,7 +432,7 @@ fn search_input<W: Write>(
         input.reader,
         &mut buffers.read,
         &mut sink,
-        bar.as_ref(),
+        bar.as_mut(),
         binary,
     );
     let truncated = sink.truncated();
@@ -437,7 +452,11 @@ fn search_input<W: Write>(
     let result = match result {
         done @ (Ok(true)
         | Err(Failure::Scan(_) | Failure::MatchTooLarge(..) | Failure::Read(_))) => writer
-            .summary(&shown, search.settings.null_names)
+            .summary(
+                &shown,
+                search.settings.null_names,
+                search.settings.include_zero,
+            )
             .map_err(Failure::Write)
             .and(done),
         other => other,
