@@ -21,10 +21,11 @@ impl Bar {
     /// Counts `n` more bytes read, showing the bar once the file has taken long enough.
     pub(super) fn inc(&mut self, n: u64) {
         self.bar.inc(n);
-        if self.pending.is_some() && self.since.elapsed() >= SHOW_AFTER {
-            if let Some(target) = self.pending.take() {
-                self.bar.set_draw_target(target);
-            }
+        if self.pending.is_some()
+            && self.since.elapsed() >= SHOW_AFTER
+            && let Some(target) = self.pending.take()
+        {
+            self.bar.set_draw_target(target);
         }
     }
 
