@@ -47,7 +47,10 @@ fn no_path_and_a_terminal_on_stdin_searches_the_current_directory() {
         .to_path_buf();
     std::fs::write(dir.join("b.txt"), b"[two]").unwrap();
     let Some(out) = on_terminal(&dir, &format!("{BIN} -s [ -e ] --color never"), &[]) else {
-        eprintln!("skipped: no script(1) for a pseudo-terminal");
+        common::process::skipped(
+            "script(1), for a pseudo-terminal",
+            "apt-get install util-linux",
+        );
         return;
     };
     let mut lines: Vec<&str> = out.lines().collect();
@@ -85,7 +88,10 @@ fn file_names_are_coloured_on_a_terminal_or_when_asked() {
     // The terminal shows stderr too: no progress bar.
     let command = format!("{BIN} -s [ -e ] -H --no-progress a.txt");
     let Some(shown) = on_terminal(&dir, &command, &[]) else {
-        eprintln!("skipped: no script(1) for a pseudo-terminal");
+        common::process::skipped(
+            "script(1), for a pseudo-terminal",
+            "apt-get install util-linux",
+        );
         return;
     };
     assert!(shown.starts_with(magenta), "{shown:?}");
@@ -102,7 +108,10 @@ fn a_quick_file_on_a_terminal_flashes_no_progress_bar() {
         .unwrap()
         .to_path_buf();
     let Some(shown) = on_terminal(&dir, &format!("{BIN} -s [ -e ] a.txt"), &[]) else {
-        eprintln!("skipped: no script(1) for a pseudo-terminal");
+        common::process::skipped(
+            "script(1), for a pseudo-terminal",
+            "apt-get install util-linux",
+        );
         return;
     };
     assert_eq!(shown, "one\n", "{shown:?}");
@@ -182,4 +191,36 @@ fn usage_mistakes_get_messages_that_say_how() {
         text(&man.stdout).contains("[\\fIPATH\\fR]..."),
         "synopsis without ..."
     );
+}
+
+/// Run by `a_test_without_its_tool_says_it_was_skipped` alone: probes a tool that does not
+/// exist.
+#[test]
+#[ignore = "a probe run by a_test_without_its_tool_says_it_was_skipped"]
+fn probe_of_an_absent_tool() {
+    let found = common::process::tool_available(
+        &mut Command::new("/nonexistent/extract-between-test-tool"),
+        "EXTRACT_BETWEEN_REQUIRE_NOTHING_THAT_EXISTS",
+        "the test tool",
+        "nothing: it does not exist",
+    );
+    assert!(!found);
+}
+
+/// A test whose tool is absent says so where the runner's output shows it (not only under
+/// `--nocapture`), naming itself, the tool and how to install it, and lists itself for CI's
+/// summary.
+#[test]
+fn a_test_without_its_tool_says_it_was_skipped() {
+    let list = temp("skipped-list.txt", b"");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--ignored", "--exact", "probe_of_an_absent_tool"])
+        .env("EXTRACT_BETWEEN_SKIPPED_LIST", &list)
+        .env_remove("EXTRACT_BETWEEN_REQUIRE_NOTHING_THAT_EXISTS")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let line = "SKIPPED probe_of_an_absent_tool: the test tool is not available (to run it: nothing: it does not exist)";
+    assert!(text(&out.stderr).contains(line), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&list).unwrap().trim_end(), line);
 }

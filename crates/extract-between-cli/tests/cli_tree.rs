@@ -72,6 +72,7 @@ fn rg_available() -> bool {
     common::process::tool_available(
         Command::new("rg").arg("--version"),
         "EXTRACT_BETWEEN_REQUIRE_RG",
+        "ripgrep, to compare with",
         "apt-get install ripgrep",
     )
 }

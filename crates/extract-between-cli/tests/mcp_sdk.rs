@@ -19,7 +19,8 @@ fn python() -> Option<String> {
             "import mcp, importlib.metadata as m; assert m.version('mcp') == '2.3.0'",
         ]),
         "EXTRACT_BETWEEN_REQUIRE_MCP_SDK",
-        "pip install mcp==2.3.0",
+        &format!("the MCP Python SDK 2.3.0 (in {python})"),
+        "pip install mcp==2.3.0, or point EXTRACT_BETWEEN_MCP_PYTHON at a Python that has it",
     );
     found.then_some(python)
 }
@@ -46,7 +47,6 @@ fn run_client(python: &str, transport: &str, target: &str, mode: &str) {
 #[test]
 fn the_python_sdk_over_stdio_in_both_eras() {
     let Some(python) = python() else {
-        eprintln!("skipped: no python with mcp 2.3.0");
         return;
     };
     for mode in ["legacy", "2026-07-28"] {
@@ -62,7 +62,6 @@ fn the_python_sdk_over_stdio_in_both_eras() {
 #[test]
 fn the_python_sdk_over_http_in_both_eras() {
     let Some(python) = python() else {
-        eprintln!("skipped: no python with mcp 2.3.0");
         return;
     };
     let server = Server::start(&[]);

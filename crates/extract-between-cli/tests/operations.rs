@@ -504,7 +504,8 @@ fn metrics_parse_with_the_official_openmetrics_parser() {
     if !common::process::tool_available(
         std::process::Command::new(&python).args(["-c", "import prometheus_client"]),
         "EXTRACT_BETWEEN_REQUIRE_PROM_PARSER",
-        "pip install prometheus-client",
+        &format!("the Prometheus client's OpenMetrics parser (in {python})"),
+        "pip install prometheus-client, or point EXTRACT_BETWEEN_MCP_PYTHON at a Python that has it",
     ) {
         return;
     }

@@ -26,13 +26,12 @@ fn run(what: &str, command: &mut Command) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    eprintln!(
-        "{what}: {}",
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .last()
-            .unwrap_or("")
-    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{what}: {}", stdout.lines().last().unwrap_or(""));
+    // pytest's `-rs` lines: each Python test that did not run, and why.
+    for line in stdout.lines().filter(|l| l.starts_with("SKIPPED ")) {
+        common::process::skipped(&format!("a Python test ({line})"), "see its reason");
+    }
 }
 
 /// The venv's interpreter, made (once) with the package's test tools; `None` where the
@@ -45,7 +44,8 @@ fn venv() -> Option<PathBuf> {
         || common::process::tool_available(
             Command::new(&python).args(["-m", "venv"]).arg(&dir),
             "EXTRACT_BETWEEN_REQUIRE_PYTHON",
-            "a Python 3.9 or newer with venv",
+            &format!("a Python 3.9 or newer that makes a venv ({python})"),
+            "apt-get install python3-venv, or set EXTRACT_BETWEEN_PYTHON",
         );
     if !made {
         return None;
@@ -63,7 +63,6 @@ fn activated_path(python: &Path) -> std::ffi::OsString {
 #[test]
 fn the_python_package_installs_and_its_suite_passes() {
     let Some(python) = venv() else {
-        eprintln!("skipped: no python that makes a venv");
         return;
     };
     let package = Path::new(WORKSPACE).join("python");
@@ -99,6 +98,7 @@ fn the_python_package_installs_and_its_suite_passes() {
                 "no:cacheprovider",
                 "--doctest-modules",
                 "--import-mode=importlib",
+                "-rs",
             ])
             .arg(package.join("tests"))
             .args(["--pyargs", "extract_between"])

@@ -60,9 +60,14 @@ pub fn blocked_reading(pid: u32, fd: u32) -> bool {
 }
 
 /// Whether a tool a test drives is here (`probe` runs it and exits 0). Absent, the test is
-/// skipped, unless the variable `require` is set (CI sets it), which makes the absence a
-/// failure that says how to install it.
-pub fn tool_available(probe: &mut std::process::Command, require: &str, install: &str) -> bool {
+/// skipped and says so (see [`skipped`]), unless the variable `require` is set (CI sets
+/// it), which makes the absence a failure that says how to install it.
+pub fn tool_available(
+    probe: &mut std::process::Command,
+    require: &str,
+    what: &str,
+    install: &str,
+) -> bool {
     let found = probe
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -70,14 +75,33 @@ pub fn tool_available(probe: &mut std::process::Command, require: &str, install:
         .is_ok_and(|s| s.success());
     assert!(
         found || std::env::var_os(require).is_none(),
-        "{:?} is not available and {require} is set ({install})",
-        probe.get_program()
+        "{what} is not available and {require} is set ({install})"
     );
     if !found {
-        eprintln!(
-            "skipped: {:?} is not available ({install})",
-            probe.get_program()
-        );
+        skipped(what, install);
     }
     found
+}
+
+/// Reports that the running test did not run for want of `what`: a line on the terminal
+/// that the test harness does not capture (a passing test's output is hidden), and a line
+/// in `skipped-tests.txt` of the target's tmp folder (or `EXTRACT_BETWEEN_SKIPPED_LIST`),
+/// which `.ci/run` prints at the end.
+pub fn skipped(what: &str, install: &str) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("a test").to_owned();
+    let line = format!("SKIPPED {test}: {what} is not available (to run it: {install})\n");
+    // `eprintln!` would be captured with the test's output; a write to the handle is not.
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    let list = std::env::var_os("EXTRACT_BETWEEN_SKIPPED_LIST").map_or_else(
+        || std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("skipped-tests.txt"),
+        std::path::PathBuf::from,
+    );
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(list)
+    {
+        let _ = file.write_all(line.as_bytes());
+    }
 }
