@@ -151,8 +151,9 @@ pub(super) fn document(config: &ServerConfig, auth: bool) -> Value {
                 "properties": {
                     "code": {"type": "string"},
                     "message": {"type": "string"},
-                    "field": {"type": "string"},
-                    "offset": {"type": "integer"}
+                    "field": {"type": "string", "description": "the request field at fault (invalid_input)"},
+                    "offset": {"type": "integer", "description": "where the unclosed start marker begins, in UTF-16 code units"},
+                    "byte_offset": {"type": "integer", "description": "the same place (or, on the stream route, the invalid byte) in UTF-8 bytes"}
                 }
             }}
         }
