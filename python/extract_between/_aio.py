@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterable, AsyncIterator, Optional, Union
+from typing import Any, AsyncIterable, AsyncIterator, Awaitable, Optional, Protocol, Union
 
 from ._native import DEFAULT_MAX_MATCH_BYTES, Match, Scanner
 
 CHUNK_BYTES = 1 << 16
 
-AsyncSource = Union[AsyncIterable[Any], Any]
+Buffer = Union[bytes, bytearray, memoryview]
+
+
+class AsyncReader(Protocol):
+    """An object with an async ``read(n)``, such as an ``asyncio.StreamReader``."""
+
+    def read(self, n: int = ..., /) -> Awaitable[Optional[bytes]]: ...
+
+
+AsyncSource = Union[AsyncIterable[Buffer], AsyncReader]
+"""What `afinditer` reads."""
 
 
 def afinditer(
@@ -60,7 +70,7 @@ async def _from_chunks(scanner: Scanner, source: AsyncIterable[Any]) -> AsyncIte
         yield m
 
 
-async def _from_reads(scanner: Scanner, source: Any) -> AsyncIterator[Match]:
+async def _from_reads(scanner: Scanner, source: AsyncReader) -> AsyncIterator[Match]:
     while True:
         chunk = await source.read(CHUNK_BYTES)
         if chunk is None:

@@ -7,10 +7,41 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional, Protocol, Tuple, Union
 
 from . import _native
 from ._errors import ExtractError
+
+if TYPE_CHECKING:
+    from arro3.core import Array
+
+OnUnclosed = Literal["raise", "null", "partial"]
+"""What a row with an unclosed start marker becomes."""
+
+
+class ArrowArrayExportable(Protocol):
+    """An object of the Arrow PyCapsule interface that exports one array (pyarrow's
+    `Array`, arro3's, a polars `Series`)."""
+
+    def __arrow_c_array__(self, requested_schema: Optional[object] = None) -> Tuple[object, object]: ...
+
+
+class ArrowStreamExportable(Protocol):
+    """An object of the Arrow PyCapsule interface that exports a stream of arrays (pyarrow's
+    `ChunkedArray`, a DuckDB relation, a pandas 3 `Series`)."""
+
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+
+
+class ArrowBacked(Protocol):
+    """A pandas `Series` of an Arrow dtype before pandas 3 (its `.array` exports Arrow)."""
+
+    @property
+    def array(self) -> Any: ...
+
+
+Column = Union[ArrowArrayExportable, ArrowStreamExportable, ArrowBacked]
+"""What the column functions take."""
 
 # Engines whose exports are built from their own checked memory.
 _ENGINES = ("polars", "duckdb", "pandas")
@@ -64,16 +95,16 @@ def _pyarrow_available() -> bool:
 
 
 def extract_all(
-    column: Any,
+    column: Column,
     start: str,
     end: str,
     max_matches: Optional[int] = None,
-    on_unclosed: str = "raise",
-) -> Any:
+    on_unclosed: OnUnclosed = "raise",
+) -> Array:
     return _native.extract_all(_arrow(column), start, end, max_matches, on_unclosed)
 
 
-def extract_first(column: Any, start: str, end: str, on_unclosed: str = "raise") -> Any:
+def extract_first(column: Column, start: str, end: str, on_unclosed: OnUnclosed = "raise") -> Array:
     return _native.extract_first(_arrow(column), start, end, on_unclosed)
 
 

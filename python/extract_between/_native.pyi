@@ -1,6 +1,8 @@
 """The native module: the engine of the Rust library `extract-between`."""
 
-from typing import IO, Any, Iterable, Iterator, Literal, Optional, Protocol, Union, final
+from typing import Any, Iterable, Iterator, Literal, Optional, Protocol, Union, final
+
+from arro3.core import Array
 
 MAX_TEXT_BYTES: int
 MAX_MARKER_BYTES: int
@@ -28,8 +30,15 @@ __all__ = [
 ]
 
 _Buffer = Union[bytes, bytearray, memoryview]
+
+class _Read(Protocol):
+    def read(self, size: int = ..., /) -> Optional[bytes]: ...
+
+class _ReadInto(Protocol):
+    def readinto(self, buffer: bytearray, /) -> Optional[int]: ...
+
 # A str, a buffer, a binary file (read or readinto), or an iterable of buffers.
-_Source = Union[str, _Buffer, IO[bytes], Iterable[_Buffer], Any]
+_Source = Union[str, _Buffer, _Read, _ReadInto, Iterable[_Buffer]]
 
 @final
 class Extraction:
@@ -95,9 +104,9 @@ def extract_all(
     end: str,
     max_matches: Optional[int] = None,
     on_unclosed: _OnUnclosed = ...,
-) -> Any: ...
-def extract_first(column: _Column, start: str, end: str, on_unclosed: _OnUnclosed = ...) -> Any: ...
+) -> Array: ...
+def extract_first(column: _Column, start: str, end: str, on_unclosed: _OnUnclosed = ...) -> Array: ...
 def _check_column_options(
     start: str, end: str, max_matches: Optional[int] = None, on_unclosed: _OnUnclosed = ...
 ) -> None: ...
-def _extract_all_panicking_at(column: _Column, row: int) -> Any: ...
+def _extract_all_panicking_at(column: _Column, row: int) -> Array: ...

@@ -19,15 +19,14 @@ start of that row's text; markers and options are checked when the expression is
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Optional
 
 import polars as pl
 
 from . import _native
-from ._columns import extract_all, extract_first, in_batch
+from ._columns import OnUnclosed, extract_all, extract_first, in_batch
 from ._errors import ExtractError
 
-OnUnclosed = Literal["raise", "null", "partial"]
 
 
 def _all(series: pl.Series, start: str, end: str, max_matches: Optional[int], on_unclosed: OnUnclosed) -> pl.Series:

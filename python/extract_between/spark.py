@@ -9,17 +9,17 @@ The workers must import this package: install it where they run (locally, set
 
 from __future__ import annotations
 
-from typing import Literal, Optional, Union
+from typing import Optional, Union
 
 import pyarrow as pa
 from pyspark.sql import Column
 from pyspark.sql.functions import arrow_udf
 
 from . import _native
-from ._columns import extract_all as _extract_all, extract_first as _extract_first, in_batch
+from ._columns import OnUnclosed, in_batch
+from ._columns import extract_all as _extract_all, extract_first as _extract_first
 from ._errors import ExtractError
 
-OnUnclosed = Literal["raise", "null", "partial"]
 ColumnOrName = Union[Column, str]
 
 
