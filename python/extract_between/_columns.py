@@ -101,11 +101,30 @@ def extract_all(
     max_matches: Optional[int] = None,
     on_unclosed: OnUnclosed = "raise",
 ) -> Array:
-    return _native.extract_all(_arrow(column), start, end, max_matches, on_unclosed)
+    try:
+        return _native.extract_all(_arrow(column), start, end, max_matches, on_unclosed)
+    except TypeError as e:
+        raise _explained(column, e) from None
 
 
 def extract_first(column: Column, start: str, end: str, on_unclosed: OnUnclosed = "raise") -> Array:
-    return _native.extract_first(_arrow(column), start, end, on_unclosed)
+    try:
+        return _native.extract_first(_arrow(column), start, end, on_unclosed)
+    except TypeError as e:
+        raise _explained(column, e) from None
+
+
+def _explained(column: Any, error: TypeError) -> TypeError:
+    """A pandas object column's `TypeError` naming the first value that is no string, its
+    type and its row; any other error as it is."""
+    if not type(column).__module__.startswith("pandas") or str(getattr(column, "dtype", "")) != "object":
+        return error
+    for row, value in enumerate(column):
+        if value is not None and not isinstance(value, str) and value == value:  # NaN != NaN
+            return TypeError(
+                f"column must hold strings: row {row} holds a value of type {type(value).__name__} ({value!r:.40})"
+            )
+    return error
 
 
 def in_batch(error: ExtractError, rows: int, engine: str) -> ExtractError:

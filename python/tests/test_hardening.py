@@ -394,3 +394,12 @@ def test_matches_past_2_gib_answer_large_types():
     del out
     first = pa.array(eb.extract_first(column, "[", "]"))
     assert first.type == pa.large_string() and first[1].as_py() == row[1:-1]
+
+
+def test_a_pandas_object_column_names_the_value_that_is_no_string():
+    import pandas as pd
+
+    with pytest.raises(TypeError, match=r"column must hold strings: row 1 holds a value of type int \(5\)"):
+        eb.extract_all(pd.Series(["[a]", 5, None], dtype=object), "[", "]")
+    with pytest.raises(TypeError, match="not list"):
+        eb.extract_first(["[a]"], "[", "]")  # type: ignore[arg-type]

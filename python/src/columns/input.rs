@@ -22,8 +22,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// Why a column was refused.
 #[derive(Debug)]
 pub enum InputError {
-    /// Not an object of the Arrow PyCapsule interface at all.
-    NotArrow,
+    /// Not an object of the Arrow PyCapsule interface at all: its type's name.
+    NotArrow(String),
     /// An Arrow column of another type.
     NotStrings { found: DataType, field: String },
     /// The producer's buffers contradict themselves.
@@ -33,8 +33,9 @@ pub enum InputError {
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InputError::NotArrow => f.write_str(
-                "column must be an Arrow column (an object with __arrow_c_array__ or __arrow_c_stream__: pyarrow, polars, pandas, DuckDB)",
+            InputError::NotArrow(type_name) => write!(
+                f,
+                "column must be an Arrow column (an object with __arrow_c_array__ or __arrow_c_stream__: pyarrow, polars, pandas, DuckDB), not {type_name}"
             ),
             InputError::NotStrings { found, field } => write!(
                 f,
@@ -162,7 +163,16 @@ fn readable(data_type: &DataType) -> bool {
 /// too.
 pub fn import(column: &Bound<'_, PyAny>) -> PyResult<Vec<Chunk>> {
     let imported = catch_unwind(AssertUnwindSafe(|| -> PyResult<_> {
-        let column: AnyArray = column.extract().map_err(|_| InputError::NotArrow)?;
+        let exports = column.hasattr("__arrow_c_array__")? || column.hasattr("__arrow_c_stream__")?;
+        let column: AnyArray = column.extract().map_err(|e| {
+            if exports {
+                // An Arrow object whose export failed: its own error says why.
+                PyTypeError::new_err(format!("column's Arrow export failed: {e}"))
+            } else {
+                let name = column.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+                InputError::NotArrow(name).into()
+            }
+        })?;
         Ok(column.into_chunked_array()?.into_inner())
     }));
     let (arrays, field) = imported.map_err(|panic| InputError::Malformed {
@@ -190,7 +200,7 @@ pub fn import(column: &Bound<'_, PyAny>) -> PyResult<Vec<Chunk>> {
 impl From<InputError> for PyErr {
     fn from(e: InputError) -> PyErr {
         match e {
-            InputError::NotArrow | InputError::NotStrings { .. } => {
+            InputError::NotArrow(_) | InputError::NotStrings { .. } => {
                 PyTypeError::new_err(e.to_string())
             }
             InputError::Malformed { .. } => PyValueError::new_err(e.to_string()),
