@@ -414,6 +414,89 @@ fn a_named_binary_file_prints_a_notice_as_ripgrep_does() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// UTF-16 files with a byte order mark (as Windows tools write them) are transcoded, a UTF-8
+/// BOM dropped, and `-E LABEL` decodes any WHATWG encoding: the matches equal ripgrep's with
+/// the same flags, and `--json-lines` offsets count in the decoded text.
+#[test]
+fn text_in_other_encodings_reads_as_ripgrep_reads_it() {
+    let root = temp_tree("encodings");
+    let text = "naïve <t>héllo</t> x <t>二</t>\n";
+    let utf16 = |big: bool| -> Vec<u8> {
+        let mut out = if big {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        for unit in text.encode_utf16() {
+            out.extend(if big {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            });
+        }
+        out
+    };
+    write(&root, "le.txt", &utf16(false));
+    write(&root, "be.txt", &utf16(true));
+    write(
+        &root,
+        "bom8.txt",
+        &[b"\xEF\xBB\xBF", text.as_bytes()].concat(),
+    );
+    // Latin-1: "café <t>naïve</t>"
+    write(&root, "latin1.txt", b"caf\xe9 <t>na\xefve</t>\n");
+    let cases: [(&[&str], &str, &str); 4] = [
+        (&[], "le.txt", "héllo\n二\n"),
+        (&[], "be.txt", "héllo\n二\n"),
+        (&[], "bom8.txt", "héllo\n二\n"),
+        (&["-E", "latin1"], "latin1.txt", "naïve\n"),
+    ];
+    for (flags, file, want) in cases {
+        let mut args = flags.to_vec();
+        args.extend(["-s", "<t>", "-e", "</t>", file]);
+        let out = ours(&root, &args);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            want,
+            "{file} {flags:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if rg_available() {
+            let mut rg = flags.to_vec();
+            rg.extend(["-o", "-r", "$1", "<t>(.*?)</t>", file]);
+            let theirs = Command::new("rg")
+                .args(&rg)
+                .current_dir(&root)
+                .output()
+                .unwrap();
+            assert_eq!(String::from_utf8_lossy(&theirs.stdout), want, "rg {rg:?}");
+        }
+    }
+    // Offsets in the decoded text: "naïve " is 7 UTF-8 bytes, 6 UTF-16 units.
+    let out = ours(
+        &root,
+        &["--json-lines", "-s", "<t>", "-e", "</t>", "le.txt"],
+    );
+    let first: serde_json::Value =
+        serde_json::from_slice(out.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(
+        (first["byte_start"].as_u64(), first["utf16_start"].as_u64()),
+        (Some(10), Some(9))
+    );
+    // Sniffing off: the UTF-16 bytes are not UTF-8.
+    for off in [&["-E", "none"][..], &["--no-encoding"]] {
+        let mut args = off.to_vec();
+        args.extend(["-s", "<t>", "-e", "</t>", "le.txt"]);
+        assert_eq!(ours(&root, &args).status.code(), Some(2), "{off:?}");
+    }
+    let out = ours(&root, &["-E", "klingon", "-s", "a", "-e", "b", "le.txt"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("-E/--encoding: unknown encoding \"klingon\"")
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 #[test]
 fn a_bad_glob_refuses_the_command_before_searching() {
     let root = tree("bad-glob");

@@ -41,10 +41,10 @@ impl fmt::Display for InputError {
                 f,
                 "column must hold strings (Arrow string, large_string or string_view), not {found} (field {field:?})"
             ),
-            InputError::Malformed { row: Some(row), reason } => write!(
-                f,
-                "column is a malformed Arrow array: row {row} {reason}"
-            ),
+            InputError::Malformed {
+                row: Some(row),
+                reason,
+            } => write!(f, "column is a malformed Arrow array: row {row} {reason}"),
             InputError::Malformed { row: None, reason } => {
                 write!(f, "column is a malformed Arrow array: {reason}")
             }
@@ -163,13 +163,17 @@ fn readable(data_type: &DataType) -> bool {
 /// too.
 pub fn import(column: &Bound<'_, PyAny>) -> PyResult<Vec<Chunk>> {
     let imported = catch_unwind(AssertUnwindSafe(|| -> PyResult<_> {
-        let exports = column.hasattr("__arrow_c_array__")? || column.hasattr("__arrow_c_stream__")?;
+        let exports =
+            column.hasattr("__arrow_c_array__")? || column.hasattr("__arrow_c_stream__")?;
         let column: AnyArray = column.extract().map_err(|e| {
             if exports {
                 // An Arrow object whose export failed: its own error says why.
                 PyTypeError::new_err(format!("column's Arrow export failed: {e}"))
             } else {
-                let name = column.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+                let name = column
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_owned(), |n| n.to_string());
                 InputError::NotArrow(name).into()
             }
         })?;

@@ -13,6 +13,7 @@
 use extract_between::Markers;
 use extract_between::card::CARD_JSON;
 use extract_between::request::{self, MAX_REQUEST_BYTES, payload_too_large_body};
+mod encoding;
 mod generate;
 mod input;
 mod progress;
@@ -176,6 +177,14 @@ struct StreamArgs {
     /// is searched either way, its matches replaced by a notice) and walk into them.
     #[arg(short = 'a', long)]
     text: bool,
+    /// Decode inputs from ENCODING (any WHATWG label: utf-16le, latin1, shift_jis, …);
+    /// `none` reads bytes as they are. By default a byte order mark decides (UTF-16 files
+    /// are transcoded, as ripgrep does).
+    #[arg(short = 'E', long, value_name = "ENCODING")]
+    encoding: Option<String>,
+    /// Read bytes as they are, a byte order mark included (as `-E none`).
+    #[arg(long, conflicts_with = "encoding")]
+    no_encoding: bool,
     /// Print nothing: exit 0 at the first match (reading no further), 1 when there is none.
     #[arg(short, long, conflicts_with_all = ["json_lines", "null", "count"])]
     quiet: bool,
@@ -403,6 +412,13 @@ fn stream(args: StreamArgs) -> ExitCode {
         || std::thread::available_parallelism().map_or(1, usize::from),
         |n| usize::try_from(n).map_or(usize::MAX, |n| n.min(search::max_threads())),
     );
+    let decoding = match encoding::Decoding::parse(args.encoding.as_deref(), args.no_encoding) {
+        Ok(d) => d,
+        Err(e) => {
+            complain(e);
+            return Exit::Error.into();
+        }
+    };
     let globs = match search::globs(&args.globs) {
         Ok(globs) => globs,
         Err(e) => {
@@ -426,6 +442,7 @@ fn stream(args: StreamArgs) -> ExitCode {
         null_names: args.null,
         include_zero: args.include_zero,
         text: args.text,
+        decoding,
         progress,
         color: args.color.colors() && format != Format::Json,
         walk: WalkOptions {

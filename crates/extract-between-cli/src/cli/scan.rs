@@ -1,6 +1,7 @@
 //! Searching one input: the sink that writes each match as it closes (or counts it), the
 //! read loop that feeds the scanner, and how a failure is reported.
 
+use super::encoding::Decoding;
 use super::stdio::complain;
 use core::ops::ControlFlow;
 use extract_between::request;
@@ -276,17 +277,17 @@ pub(super) fn report(label: &str, failure: Failure, utf16: bool) {
     }
 }
 
-/// Streams one input into the writer; the first failure ends it (after every match
+/// Streams one input into the writer, decoded as `decoding` says; the first failure ends it (after every match
 /// completed before it was written). An input whose first block holds a NUL byte is not
 /// searched with [`Binary::Skip`] (`Ok(false)`), and searched for a notice instead of its
 /// matches with [`Binary::Search`].
 pub(super) fn run_one<W: Write>(
     markers: &Markers,
-    mut reader: impl Read,
+    reader: &mut dyn Read,
     buf: &mut [u8],
     sink: &mut Capped<&mut Writer<'_, W>>,
     mut bar: Option<&mut super::progress::Bar>,
-    binary: Binary,
+    (binary, decoding): (Binary, Decoding),
 ) -> Result<bool, Failure> {
     let mut scanner = Scanner::new(markers);
     let mut first = true;
@@ -297,6 +298,17 @@ pub(super) fn run_one<W: Write>(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         };
+        if first && let Some(mut decoded) = decoding.reader(&buf[..n], reader) {
+            // The input read again through its decoder, from its first byte.
+            return run_one(
+                markers,
+                &mut *decoded,
+                buf,
+                sink,
+                bar,
+                (binary, Decoding::Off),
+            );
+        }
         if std::mem::take(&mut first)
             && binary != Binary::Text
             && let Some(nul) = memchr::memchr(0, &buf[..n])

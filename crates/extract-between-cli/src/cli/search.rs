@@ -10,6 +10,7 @@
 //! one buffer per worker however much a file prints. `--sort path` searches on one thread,
 //! in path order.
 
+use super::encoding::Decoding;
 use super::input::{Input, open, open_walked};
 use super::progress::progress_bar;
 use super::scan::{Binary, Failure, Format, READ_CHUNK, Writer, report, run_one};
@@ -37,6 +38,8 @@ pub(super) struct Settings {
     pub(super) include_zero: bool,
     /// Binary inputs are text (`-a/--text`).
     pub(super) text: bool,
+    /// How inputs are decoded (`-E`, `--no-encoding`).
+    pub(super) decoding: Decoding,
     pub(super) progress: Progress,
     /// File names in colour (`--color`).
     pub(super) color: bool,
@@ -427,13 +430,14 @@ fn search_input<W: Write>(
         std::mem::take(&mut buffers.content),
     );
     let mut sink = Capped::new(&mut writer, search.settings.max_matches);
+    let mut reader = input.reader;
     let result = run_one(
         &search.settings.markers,
-        input.reader,
+        &mut *reader,
         &mut buffers.read,
         &mut sink,
         bar.as_mut(),
-        binary,
+        (binary, search.settings.decoding),
     );
     let truncated = sink.truncated();
     if let Some(bar) = bar {
