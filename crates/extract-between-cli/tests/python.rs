@@ -28,9 +28,14 @@ fn run(what: &str, command: &mut Command) {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     eprintln!("{what}: {}", stdout.lines().last().unwrap_or(""));
-    // pytest's `-rs` lines: each Python test that did not run, and why.
-    for line in stdout.lines().filter(|l| l.starts_with("SKIPPED ")) {
-        common::process::skipped(&format!("a Python test ({line})"), "see its reason");
+    // pytest's `-rs` lines: each Python test that did not run, and why (the examples marked
+    // `+SKIP` in docstrings are not meant to run).
+    for line in stdout
+        .lines()
+        .filter(|l| l.starts_with("SKIPPED ") && !l.contains("+SKIP option"))
+    {
+        let why = line.split_once("] ").map_or(line, |(_, rest)| rest);
+        common::process::report_skip(&format!("pytest: {why}"));
     }
 }
 
