@@ -1,15 +1,13 @@
 //! What the streaming entry points (`Scanner`, `finditer`) share: `Batch`, the sink that
 //! gathers one call's matches while the GIL is released and hands them over as `Match`
 //! objects once it is taken back, holding at most `max_match_bytes` of a match still open;
-//! `run`, which feeds a chunk in pieces and lets Python handle signals between them; and
-//! the marker pair of a streaming call.
+//! and `run`, which feeds a chunk in pieces and lets Python handle signals between them.
 
-use crate::convert::Given;
 use crate::matched::Match;
 use crate::{DETACH_BYTES, errors};
-use extract_between::{Markers, Pos, ScanError, Sink};
+use extract_between::{Pos, ScanError, Sink};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyList, PyString};
 use std::ops::{ControlFlow, Range};
 
 /// A chunk is scanned in pieces of this size, Python's signal handlers run between them: a
@@ -18,9 +16,6 @@ const PIECE_BYTES: usize = 4 << 20;
 
 /// Matches built between two looks at Python's signals.
 const SIGNAL_EVERY: usize = 1 << 16;
-
-/// The default `max_match_bytes`: 16 MiB, as the CLI's `--max-match-bytes`.
-pub const DEFAULT_MAX_MATCH_BYTES: usize = 16 << 20;
 
 /// A match gathered without the GIL: its content's place in `Batch::text` and its positions.
 struct Span {
@@ -203,28 +198,5 @@ pub fn error(py: Python<'_>, ended: Ended, limit: usize, found: Bound<'_, PyList
         Ended::Scan(e) => errors::scan_error(py, &e, found),
         Ended::TooLarge(start) => errors::match_too_large(py, start, limit, found),
         Ended::Interrupted(e) => e,
-    }
-}
-
-/// Builds the marker pair of a streaming call: `str` markers within the card's limits.
-pub fn markers(
-    py: Python<'_>,
-    start: &Bound<'_, PyAny>,
-    end: &Bound<'_, PyAny>,
-) -> PyResult<Markers> {
-    let start = crate::convert::utf8_arg(py, "start", start)?;
-    let end = crate::convert::utf8_arg(py, "end", end)?;
-    let text = |b: &Bound<'_, PyBytes>| String::from_utf8_lossy(b.as_bytes()).into_owned();
-    Markers::new(text(&start), text(&end)).map_err(|e| errors::marker(py, &e))
-}
-
-/// `max_match_bytes`: an int of at least 0, `None` for no limit, the default when left out.
-pub fn max_match_bytes(value: Given<'_>) -> PyResult<usize> {
-    match value {
-        Given::Absent => Ok(DEFAULT_MAX_MATCH_BYTES),
-        Given::Value(v) if v.is_none() => Ok(usize::MAX),
-        Given::Value(v) => {
-            crate::convert::int_arg(&v, "max_match_bytes", "an int of at least 0 or None")
-        }
     }
 }

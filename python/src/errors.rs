@@ -1,5 +1,5 @@
 //! The library's errors as the package's exceptions. The exception classes are written in
-//! Python (`extract_between/_errors.py`: keyword attributes, pickling, docs); this file
+//! Python (`python/extract_between/_errors.py`: keyword attributes, pickling, docs); this file
 //! builds their instances, so every message and attribute comes from one place.
 
 use extract_between::{MarkerError, Pos, ScanError};

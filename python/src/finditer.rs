@@ -4,9 +4,8 @@
 //! before it pulls the next, so memory stays flat whatever the source's size.
 
 use crate::batch::{self, Batch, Ended};
-use crate::convert::Given;
-use crate::convert::copy_bytes;
 use crate::errors;
+use crate::input::{self, Given, copy_bytes};
 use crate::matched::Match;
 use pyo3::exceptions::{PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::prelude::*;
@@ -156,7 +155,7 @@ impl Source {
                 if got.is_none() {
                     return Err(non_blocking("source.readinto()"));
                 }
-                let Some(n) = crate::convert::integer(&got) else {
+                let Some(n) = input::integer(&got) else {
                     return Err(errors::wrong_type(
                         "source.readinto()'s answer",
                         "an int",
@@ -354,8 +353,8 @@ pub fn finditer(
     end: &Bound<'_, PyAny>,
     max_match_bytes: Given<'_>,
 ) -> PyResult<MatchIter> {
-    let markers = batch::markers(py, start, end)?;
-    let limit = batch::max_match_bytes(max_match_bytes)?;
+    let markers = input::markers(py, start, end)?;
+    let limit = input::max_match_bytes(max_match_bytes)?;
     Ok(MatchIter {
         source: Some(Source::classify(py, source)?),
         scanner: Box::new(extract_between::Scanner::new(&markers)),

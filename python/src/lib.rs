@@ -2,18 +2,18 @@
 //! behind a Python API. `one_shot` holds the card's one-shot call and its JSON contract,
 //! `scan` the resumable scanner, `matched` the `Match` it reports, `batch` what the
 //! streaming calls share, `finditer` the streaming iterator over strings, buffers, files and
-//! chunk iterables, `columns` the Arrow column functions, `convert` the arguments, `errors`
+//! chunk iterables, `columns` the Arrow column functions, `input` every argument's checks, `errors`
 //! the mapping from the library's errors to the package's exceptions (defined in Python, in
-//! `extract_between/_errors.py`).
+//! `python/extract_between/_errors.py`).
 //!
 //! The GIL is released while a text or chunk of at least `DETACH_BYTES` is scanned, so
 //! other Python threads run meanwhile.
 
 mod batch;
 mod columns;
-mod convert;
 mod errors;
 mod finditer;
+mod input;
 mod matched;
 mod one_shot;
 mod scan;
@@ -40,7 +40,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_TEXT_BYTES", extract_between::card::MAX_TEXT_BYTES)?;
     m.add("MAX_MARKER_BYTES", extract_between::card::MAX_MARKER_BYTES)?;
     m.add("MAX_MATCHES", extract_between::card::MAX_MATCHES)?;
-    m.add("DEFAULT_MAX_MATCH_BYTES", batch::DEFAULT_MAX_MATCH_BYTES)?;
+    m.add("DEFAULT_MAX_MATCH_BYTES", input::DEFAULT_MAX_MATCH_BYTES)?;
     m.add(
         "DEFAULT_MAX_MATCHES",
         extract_between::card::DEFAULT_MAX_MATCHES,

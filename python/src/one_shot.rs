@@ -1,9 +1,9 @@
 //! The card's one-shot call (`extract`, answering an `Extraction`) and its JSON contract
 //! (`run_json`), with the card's limits and errors.
 
-use crate::convert::{Given, utf8_arg};
+use crate::input::{self, Given, as_str, utf8_arg};
 use crate::{DETACH_BYTES, errors};
-use extract_between::card::{MAX_MATCHES, MAX_TEXT_BYTES};
+use extract_between::card::MAX_TEXT_BYTES;
 use extract_between::{ExtractError, Extractor, Markers, request};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
@@ -83,36 +83,6 @@ thread_local! {
     static LAST: std::cell::RefCell<Option<Last>> = const { std::cell::RefCell::new(None) };
 }
 
-/// UTF-8 that Python produced from a `str`; the check is cheap and keeps the code free of
-/// assumptions about what an encoder hands back.
-fn as_str<'b>(py: Python<'_>, name: &str, bytes: &'b Bound<'_, PyBytes>) -> PyResult<&'b str> {
-    std::str::from_utf8(bytes.as_bytes())
-        .map_err(|e| errors::invalid_input(py, name, &format!("{name} is not valid UTF-8: {e}")))
-}
-
-/// `max_matches` as an integer (an `int` or an object with `__index__`, not a `bool`) from 1
-/// to `max`; `expected` names the Python types for a `TypeError`, `range` the values for an
-/// `InvalidInput`.
-pub fn max_matches_arg(
-    py: Python<'_>,
-    value: &Bound<'_, PyAny>,
-    max: usize,
-    expected: &str,
-    range: &str,
-) -> PyResult<usize> {
-    let Some(int) = crate::convert::integer(value) else {
-        return Err(errors::wrong_type("max_matches", expected, value));
-    };
-    match int.extract::<u64>() {
-        Ok(n) if n >= 1 && usize::try_from(n).is_ok_and(|n| n <= max) => Ok(n as usize),
-        _ => Err(errors::invalid_input(
-            py,
-            "max_matches",
-            &format!("max_matches must be {range} (it is {int})"),
-        )),
-    }
-}
-
 /// Extracts every substring between `start` and `end` with the card's semantics and limits.
 ///
 /// The text is at most 256000 UTF-8 bytes, each marker 1 to 4096 UTF-8 bytes, and
@@ -150,16 +120,7 @@ pub fn extract(
         Some(hit) if hit.start.is(start) && hit.end.is(end) => Ok(hit),
         _ => Err((utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?)),
     };
-    let cap = match max_matches {
-        Given::Value(value) => max_matches_arg(
-            py,
-            &value,
-            MAX_MATCHES,
-            "an int",
-            &format!("an integer from 1 to {MAX_MATCHES}"),
-        )?,
-        Given::Absent => extract_between::card::DEFAULT_MAX_MATCHES,
-    };
+    let cap = input::card_max_matches(py, max_matches)?;
     let text = as_str(py, "text", &text_bytes)?;
     if text.len() > MAX_TEXT_BYTES {
         let e = ExtractError::TextTooLong {
@@ -237,10 +198,7 @@ pub fn run_json(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<String> 
     } else if let Ok(b) = request.cast::<PyByteArray>() {
         b.to_vec()
     } else if let Ok(view) = pyo3::types::PyMemoryView::from(request) {
-        return Ok(run_detached(
-            py,
-            crate::convert::copy_bytes(py, &view)?.as_bytes(),
-        ));
+        return Ok(run_detached(py, input::copy_bytes(py, &view)?.as_bytes()));
     } else {
         return Err(errors::wrong_type("request", "str or bytes", request));
     };

@@ -1,8 +1,8 @@
 //! `Scanner`, the resumable scanner for Python callers who own the loop.
 
 use crate::batch::{self, Batch, Ended};
-use crate::convert::Given;
 use crate::errors;
+use crate::input::{self, Given};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyMemoryView, PyString};
@@ -53,10 +53,10 @@ impl Scanner {
         end: &Bound<'_, PyAny>,
         max_match_bytes: Given<'_>,
     ) -> PyResult<Scanner> {
-        let markers = batch::markers(py, start, end)?;
+        let markers = input::markers(py, start, end)?;
         Ok(Scanner {
             scanner: Box::new(extract_between::Scanner::new(&markers)),
-            batch: Batch::new(batch::max_match_bytes(max_match_bytes)?),
+            batch: Batch::new(input::max_match_bytes(max_match_bytes)?),
             state: State::Scanning,
         })
     }
@@ -82,7 +82,7 @@ impl Scanner {
                 chunk,
             ));
         } else if let Ok(view) = PyMemoryView::from(chunk) {
-            crate::convert::copy_bytes(py, &view)?
+            input::copy_bytes(py, &view)?
         } else {
             return Err(errors::wrong_type("chunk", "bytes-like", chunk));
         };

@@ -1,19 +1,17 @@
 //! Arrow columns: `extract_all` (a `list<string>` a row) and `extract_first` (a `string` a
 //! row) over any string column that crosses the Arrow PyCapsule interface (pyarrow, polars,
-//! pandas, DuckDB), read in place. `input` checks what crosses the interface, `run` scans
+//! pandas, DuckDB), read in place. `arrow` checks what crosses the interface, `run` scans
 //! the rows (split across cores, the GIL released, signals handled), `build` makes the
 //! answer from the flat buffers the scan filled, with the GIL released too.
 
+mod arrow;
 mod build;
-mod input;
 mod run;
 
-use crate::batch::markers;
-use crate::convert::Given;
 use crate::errors;
+use crate::input::{self, Given, OnUnclosed};
 use arrow_array::ArrayRef;
 use extract_between::Scanner;
-use pyo3::exceptions::PyValueError;
 use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -23,33 +21,6 @@ use run::{Failure, Part, Why};
 
 /// Characters of a row's text an error shows, so that the row can be found.
 const EXCERPT_CHARS: usize = 80;
-
-/// What a row with an unclosed start marker becomes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum OnUnclosed {
-    Raise,
-    Null,
-    Partial,
-}
-
-impl OnUnclosed {
-    fn parse(value: &Bound<'_, PyAny>) -> PyResult<OnUnclosed> {
-        let expected = "on_unclosed must be \"raise\", \"null\" or \"partial\"";
-        let Ok(text) = value.cast::<PyString>() else {
-            return Err(errors::wrong_type(
-                "on_unclosed",
-                "\"raise\", \"null\" or \"partial\"",
-                value,
-            ));
-        };
-        match text.to_cow()?.as_ref() {
-            "raise" => Ok(OnUnclosed::Raise),
-            "null" => Ok(OnUnclosed::Null),
-            "partial" => Ok(OnUnclosed::Partial),
-            other => Err(PyValueError::new_err(format!("{expected}, not {other:?}"))),
-        }
-    }
-}
 
 /// How a scan of a column is bounded and what it makes of an unclosed row.
 #[derive(Clone, Copy)]
@@ -69,23 +40,10 @@ fn settings(
     max_matches: Option<&Bound<'_, PyAny>>,
     on_unclosed: Given<'_>,
 ) -> PyResult<(Scanner, Limits)> {
-    let scanner = Scanner::new(&markers(py, start, end)?);
-    let cap = match max_matches.filter(|v| !v.is_none()) {
-        None => u64::MAX,
-        Some(value) => crate::one_shot::max_matches_arg(
-            py,
-            value,
-            usize::MAX,
-            "an int or None",
-            "a positive integer or None",
-        )? as u64,
-    };
+    let scanner = Scanner::new(&input::markers(py, start, end)?);
     let limits = Limits {
-        cap,
-        on_unclosed: match on_unclosed {
-            Given::Absent => OnUnclosed::Raise,
-            Given::Value(v) => OnUnclosed::parse(&v)?,
-        },
+        cap: input::column_cap(py, max_matches)?,
+        on_unclosed: OnUnclosed::parse(on_unclosed)?,
         panic_at: None,
     };
     Ok((scanner, limits))
@@ -100,7 +58,7 @@ fn answer(
     name: &str,
     build: fn(Vec<Part>) -> Result<ArrayRef, arrow_schema::ArrowError>,
 ) -> PyResult<Arro3Array> {
-    let chunks = input::import(column)?;
+    let chunks = arrow::import(column)?;
     let parts = match run::run(py, &chunks, scanner, limits) {
         Ok(parts) => parts,
         Err(Failure::Interrupted(e)) => return Err(e),
@@ -119,7 +77,7 @@ fn answer(
             Why::InvalidUtf8(offset) => errors::invalid_utf8_in_row(py, offset, stopped.row),
         });
     }
-    let rows: usize = chunks.iter().map(input::Chunk::len).sum();
+    let rows: usize = chunks.iter().map(arrow::Chunk::len).sum();
     let answered: usize = parts.iter().map(|p| p.valid.len()).sum();
     if answered != rows {
         return Err(PanicException::new_err(format!(

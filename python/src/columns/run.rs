@@ -4,8 +4,9 @@
 //! milliseconds to let Python run its signal handlers, so Ctrl-C stops a long call; a
 //! thread that panics fails the call instead of losing its rows.
 
-use super::input::{Chunk, panic_message};
-use super::{Limits, OnUnclosed};
+use super::Limits;
+use super::arrow::{Chunk, panic_message};
+use crate::input::OnUnclosed;
 use extract_between::utf8::utf16_len;
 use extract_between::{Capped, Pos, ScanError, Scanner, Sink};
 use pyo3::prelude::*;

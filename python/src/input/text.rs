@@ -1,0 +1,68 @@
+//! Text arguments: `str` as UTF-8 bytes (lone surrogates refused by name), the marker pair,
+//! and buffers copied into `bytes` that a scan may borrow with the GIL released.
+
+use crate::errors;
+use extract_between::Markers;
+use pyo3::exceptions::PyUnicodeEncodeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+/// A `str` argument as UTF-8 bytes: `TypeError` for another type, `InvalidInput` naming the
+/// argument for a string holding a lone surrogate (as the card treats `"\ud800"`).
+pub fn utf8_arg<'py>(
+    py: Python<'py>,
+    name: &str,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let Ok(s) = value.cast::<PyString>() else {
+        return Err(errors::wrong_type(name, "str", value));
+    };
+    s.encode_utf8().map_err(|e| {
+        if e.is_instance_of::<PyUnicodeEncodeError>(py) {
+            let at = e
+                .value(py)
+                .getattr("start")
+                .map_or_else(|_| "?".to_owned(), |v| v.to_string());
+            errors::invalid_input(
+                py,
+                name,
+                &format!(
+                    "{name} must be valid Unicode text (lone surrogates are not allowed): a lone surrogate is at index {at}"
+                ),
+            )
+        } else {
+            e
+        }
+    })
+}
+
+/// A copy of a buffer's bytes as `bytes`, which the scan can borrow with the GIL released
+/// (a mutable buffer cannot be borrowed safely meanwhile).
+pub fn copy_bytes<'py>(
+    py: Python<'py>,
+    buffer: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    py.get_type::<PyBytes>()
+        .call1((buffer,))?
+        .cast_into::<PyBytes>()
+        .map_err(Into::into)
+}
+
+/// UTF-8 that Python produced from a `str`; the check is cheap and keeps the code free of
+/// assumptions about what an encoder hands back.
+pub fn as_str<'b>(py: Python<'_>, name: &str, bytes: &'b Bound<'_, PyBytes>) -> PyResult<&'b str> {
+    std::str::from_utf8(bytes.as_bytes())
+        .map_err(|e| errors::invalid_input(py, name, &format!("{name} is not valid UTF-8: {e}")))
+}
+
+/// The marker pair of every entry point: two `str` within the card's limits.
+pub fn markers(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    end: &Bound<'_, PyAny>,
+) -> PyResult<Markers> {
+    let start = utf8_arg(py, "start", start)?;
+    let end = utf8_arg(py, "end", end)?;
+    Markers::new(as_str(py, "start", &start)?, as_str(py, "end", &end)?)
+        .map_err(|e| errors::marker(py, &e))
+}
