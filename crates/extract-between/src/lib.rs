@@ -43,7 +43,12 @@ pub mod stream;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod testing;
+// UTF-8 facts the scanner relies on: public for the tests and benches alone.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
 pub mod utf8;
+#[cfg(not(feature = "testing"))]
+mod utf8;
 
 pub use collect::{Capped, Collect, Collected};
 pub use extract::{ExtractError, Extracted, Extractor, extract};

@@ -365,22 +365,3 @@ fn push_offsets_takes_the_largest_offsets() {
         format!(",\"byte_start\":{m},\"byte_end\":{m},\"utf16_start\":{m},\"utf16_end\":{m}")
     );
 }
-
-#[test]
-fn push_u64_formats_like_display() {
-    // Every magnitude, odd and even digit counts (the formatter takes two digits a step).
-    fn prop(n: u64, shift: u8) -> bool {
-        let n = n >> (shift % 64);
-        let mut out = String::from("x");
-        extract_between::request::push_u64(&mut out, n);
-        out == format!("x{n}")
-    }
-    quickcheck::QuickCheck::new()
-        .tests(3000)
-        .quickcheck(prop as fn(u64, u8) -> bool);
-    for n in [0, 1, 9, 10, 99, 100, 255, 1_000_000, u64::MAX] {
-        let mut out = String::new();
-        extract_between::request::push_u64(&mut out, n);
-        assert_eq!(out, n.to_string());
-    }
-}

@@ -7,7 +7,6 @@
 use super::Limits;
 use super::arrow::{Chunk, panic_message};
 use crate::input::OnUnclosed;
-use extract_between::utf8::utf16_len;
 use extract_between::{Capped, Pos, ScanError, Scanner, Sink};
 use pyo3::prelude::*;
 use std::ops::{ControlFlow, Range};
@@ -197,10 +196,13 @@ impl Work<'_> {
         Some(match (outcome, self.limits.on_unclosed) {
             (Ok(()), _) | (Err(ScanError::Unclosed { .. }), OnUnclosed::Partial) => Ok(true),
             (Err(ScanError::Unclosed { marker }), OnUnclosed::Raise) => {
+                // The scan validated the text before the marker; rows count no UTF-16 units
+                // on the way, so the error's offset is counted here, once.
                 let before = text.get(..marker.byte as usize).unwrap_or_default();
+                let utf16 = std::str::from_utf8(before).map_or(0, |s| s.encode_utf16().count());
                 Err(Why::Unclosed(Pos {
                     byte: marker.byte,
-                    utf16: utf16_len(before),
+                    utf16: utf16 as u64,
                 }))
             }
             (Err(ScanError::InvalidUtf8 { offset, .. }), _) => Err(Why::InvalidUtf8(offset)),

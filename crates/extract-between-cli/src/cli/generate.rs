@@ -30,9 +30,9 @@ pub(super) fn man() -> ExitCode {
     }
 }
 
-fn written(result: Result<(), ()>) -> ExitCode {
+fn written(result: Result<(), super::stdio::Reported>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(()) => Exit::Error.into(),
+        Err(reported) => reported.into(),
     }
 }

@@ -314,7 +314,7 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Card) => match write_stdout(CARD_JSON.as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(()) => Exit::Error.into(),
+            Err(reported) => reported.into(),
         },
         Some(Command::Mcp) => mcp(),
         Some(Command::Serve(args)) => crate::server::main(args),
@@ -344,11 +344,21 @@ fn tool(path: Option<PathBuf>) -> ExitCode {
         (payload_too_large_body(), 2)
     } else {
         let reply = request::execute(&body);
-        (reply.body, reply.outcome.exit_code())
+        (reply.body, tool_exit_code(reply.outcome))
     };
     match write_stdout(format!("{body}\n").as_bytes()) {
         Ok(()) => ExitCode::from(code),
-        Err(()) => Exit::Error.into(),
+        Err(reported) => reported.into(),
+    }
+}
+
+/// Tool mode's exit code, as grep's: 0 the card's output, 1 an unclosed start marker, 2
+/// invalid input.
+fn tool_exit_code(outcome: request::Outcome) -> u8 {
+    match outcome {
+        request::Outcome::Output => 0,
+        request::Outcome::Unclosed => 1,
+        request::Outcome::InvalidInput => 2,
     }
 }
 

@@ -53,15 +53,25 @@ pub(super) fn clap_exit(e: &clap::Error) -> ExitCode {
     }
 }
 
+/// A failure already said on stderr: what is left to the caller is the exit status.
+#[derive(Debug)]
+pub(super) struct Reported;
+
+impl From<Reported> for ExitCode {
+    fn from(_: Reported) -> ExitCode {
+        Exit::Error.into()
+    }
+}
+
 /// Writes `bytes` to standard output and flushes it. Any failure but a reader that went
 /// away (a full disk) is said once, and the caller exits 2 instead of 0 with nothing
 /// written.
-pub(super) fn write_stdout(bytes: &[u8]) -> Result<(), ()> {
+pub(super) fn write_stdout(bytes: &[u8]) -> Result<(), Reported> {
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             complain(format_args!("writing output: {e}"));
-            Err(())
+            Err(Reported)
         }
         _ => Ok(()),
     }

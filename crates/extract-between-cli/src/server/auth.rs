@@ -62,9 +62,55 @@ fn token_char(c: char) -> bool {
 /// byte order mark dropped. A line `!revoke-all` leaves no token accepted. Lines holding
 /// characters a bearer token cannot have are kept (a client may send them all the same) and
 /// logged by line number, never by content.
-fn read_tokens(path: &Path) -> Result<Vec<TokenDigest>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+/// Why the tokens cannot be set up, or a token file cannot be read again.
+#[derive(Debug)]
+pub enum AuthError {
+    /// `EXTRACT_BETWEEN_AUTH_TOKEN` is set to nothing.
+    EmptyEnvToken,
+    /// The token file cannot be read.
+    Unreadable {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The token file holds no token (nor `!revoke-all`).
+    NoToken {
+        /// The file.
+        path: std::path::PathBuf,
+    },
+}
+
+impl std::fmt::Display for AuthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AuthError::EmptyEnvToken => f.write_str("EXTRACT_BETWEEN_AUTH_TOKEN is set but empty"),
+            AuthError::Unreadable { path, source } => {
+                write!(f, "cannot read the token file {}: {source}", path.display())
+            }
+            AuthError::NoToken { path } => write!(
+                f,
+                "the token file {} holds no token (one a line; a line {REVOKE_ALL} refuses every request)",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AuthError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AuthError::Unreadable { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+fn read_tokens(path: &Path) -> Result<Vec<TokenDigest>, AuthError> {
+    let text = std::fs::read_to_string(path).map_err(|source| AuthError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
     let mut tokens = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -86,10 +132,9 @@ fn read_tokens(path: &Path) -> Result<Vec<TokenDigest>, String> {
         tokens.push(digest(line.as_bytes()));
     }
     if tokens.is_empty() {
-        return Err(format!(
-            "the token file {} holds no token (one a line; a line {REVOKE_ALL} refuses every request)",
-            path.display()
-        ));
+        return Err(AuthError::NoToken {
+            path: path.to_path_buf(),
+        });
     }
     Ok(tokens)
 }
@@ -104,12 +149,12 @@ impl Auth {
     pub(super) fn load(
         file: Option<&Path>,
         env_token: Option<&str>,
-    ) -> Result<Option<Auth>, String> {
+    ) -> Result<Option<Auth>, AuthError> {
         if file.is_none() && env_token.is_none() {
             return Ok(None);
         }
         let from_env = match env_token.map(str::trim) {
-            Some("") => return Err("EXTRACT_BETWEEN_AUTH_TOKEN is set but empty".into()),
+            Some("") => return Err(AuthError::EmptyEnvToken),
             Some(t) => Some(digest(t.as_bytes())),
             None => None,
         };

@@ -44,9 +44,20 @@ pub(super) async fn execute(
         .scanned(EXECUTE_PATH, scanned as u64, reply.matches as u64);
     // The request's bytes are done with: give their budget back before the answer takes its.
     drop(permits);
-    let status = StatusCode::from_u16(reply.outcome.http_status()).unwrap_or(StatusCode::OK);
+    let status = status_of(reply.outcome);
     match state.budgeted_body(reply.body) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Err(refused) => refused.into_response(),
+    }
+}
+
+/// The HTTP status of an answer: 200 the card's output, 422 an unclosed start marker, 400
+/// invalid input.
+fn status_of(outcome: extract_between::request::Outcome) -> StatusCode {
+    use extract_between::request::Outcome;
+    match outcome {
+        Outcome::Output => StatusCode::OK,
+        Outcome::Unclosed => StatusCode::UNPROCESSABLE_ENTITY,
+        Outcome::InvalidInput => StatusCode::BAD_REQUEST,
     }
 }

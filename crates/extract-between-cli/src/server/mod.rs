@@ -50,6 +50,7 @@ mod signal;
 mod state;
 mod upload;
 
+pub use auth::AuthError;
 pub use config::{LogFormat, Secret, ServeArgs, defaults};
 
 use config::ServerConfig;
@@ -177,7 +178,7 @@ struct Prepared {
     shutdown_timeout: Duration,
 }
 
-fn prepare(config: ServerConfig) -> Result<Prepared, String> {
+fn prepare(config: ServerConfig) -> Result<Prepared, AuthError> {
     let limits = conn::ConnLimits {
         deadlines: activity::Deadlines {
             header: config.header_timeout,
@@ -310,7 +311,7 @@ pub async fn serve(
 /// let app: axum::Router = extract_between_cli::server::router(Default::default()).unwrap();
 /// # let _ = app;
 /// ```
-pub fn router(args: ServeArgs) -> Result<Router, String> {
+pub fn router(args: ServeArgs) -> Result<Router, AuthError> {
     Ok(routes::router(state::AppState::new(ServerConfig::new(
         args,
     ))?))

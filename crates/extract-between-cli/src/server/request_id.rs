@@ -40,7 +40,7 @@ impl RequestIds {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let mut id = String::with_capacity(self.prefix.len() + 20);
         id.push_str(&self.prefix);
-        extract_between::request::push_u64(&mut id, n);
+        id.push_str(itoa::Buffer::new().format(n));
         HeaderValue::try_from(id).unwrap_or_else(|_| HeaderValue::from_static("invalid"))
     }
 }

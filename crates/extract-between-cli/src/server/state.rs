@@ -58,7 +58,7 @@ impl AppState {
     /// # Errors
     ///
     /// The authentication asked for cannot be set up (an unreadable or empty token file).
-    pub(super) fn new(config: ServerConfig) -> Result<AppState, String> {
+    pub(super) fn new(config: ServerConfig) -> Result<AppState, super::auth::AuthError> {
         let auth = Auth::load(
             config.auth_token_file.as_deref(),
             config.auth_token.as_ref().map(Secret::expose),

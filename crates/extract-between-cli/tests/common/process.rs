@@ -88,9 +88,14 @@ pub fn tool_available(
 /// in `skipped-tests.txt` of the target's tmp folder (or `EXTRACT_BETWEEN_SKIPPED_LIST`),
 /// which `.ci/run` prints at the end.
 pub fn skipped(what: &str, install: &str) {
+    report_skip(&format!("{what} is not available (to run it: {install})"));
+}
+
+/// Reports that part of the running test did not run, and `why`, as [`skipped`] does.
+pub fn report_skip(why: &str) {
     use std::io::Write;
     let test = std::thread::current().name().unwrap_or("a test").to_owned();
-    let line = format!("SKIPPED {test}: {what} is not available (to run it: {install})\n");
+    let line = format!("SKIPPED {test}: {why}\n");
     // `eprintln!` would be captured with the test's output; a write to the handle is not.
     let _ = std::io::stderr().write_all(line.as_bytes());
     let list = std::env::var_os("EXTRACT_BETWEEN_SKIPPED_LIST").map_or_else(

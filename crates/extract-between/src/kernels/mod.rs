@@ -209,6 +209,7 @@ impl Isa {
     }
 
     /// Its name, for test and bench reports.
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub fn name(self) -> &'static str {
         match self.0 {
             Set::Portable => "portable",

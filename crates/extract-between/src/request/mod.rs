@@ -18,9 +18,7 @@ use serde_json::value::RawValue;
 
 mod write;
 
-pub use write::{
-    error_body, push_json_bytes, push_json_escaped, push_json_string, push_offsets, push_u64,
-};
+pub use write::{error_body, push_json_bytes, push_json_escaped, push_json_string, push_offsets};
 
 /// A valid request.
 ///
@@ -48,8 +46,40 @@ pub struct Request {
 pub struct InvalidInput {
     /// The field at fault, when there is one (not for malformed JSON).
     pub field: Option<String>,
+    /// What is wrong, for code that acts on it.
+    pub problem: Problem,
     /// What is wrong, in a sentence that names the field.
     pub message: String,
+}
+
+/// What is wrong with a request, for code that acts on it (the message says it to people).
+///
+/// ```
+/// use extract_between::request::{Problem, parse};
+/// assert_eq!(parse(br#"{"text":"t","start":"<"}"#).unwrap_err().problem, Problem::Missing);
+/// assert_eq!(parse(b"{").unwrap_err().problem, Problem::Malformed);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Problem {
+    /// The body is empty, not UTF-8, not JSON, or not a JSON object.
+    Malformed,
+    /// A field the card does not have.
+    UnknownField,
+    /// A field given more than once.
+    RepeatedField,
+    /// A required field is missing.
+    Missing,
+    /// A field of the wrong JSON type.
+    WrongType,
+    /// A string that is not valid Unicode (a lone surrogate).
+    InvalidText,
+    /// A number that is not an integer, or outside its range.
+    OutOfRange,
+    /// A text or marker longer than the card allows.
+    TooLong,
+    /// An empty marker.
+    Empty,
 }
 
 impl fmt::Display for InvalidInput {
@@ -60,9 +90,10 @@ impl fmt::Display for InvalidInput {
 
 impl std::error::Error for InvalidInput {}
 
-fn invalid(field: &str, message: String) -> InvalidInput {
+fn invalid(field: &str, problem: Problem, message: String) -> InvalidInput {
     InvalidInput {
         field: Some(field.to_owned()),
+        problem,
         message,
     }
 }
@@ -70,6 +101,7 @@ fn invalid(field: &str, message: String) -> InvalidInput {
 fn no_field(message: String) -> InvalidInput {
     InvalidInput {
         field: None,
+        problem: Problem::Malformed,
         message,
     }
 }
@@ -103,6 +135,7 @@ impl<'de, 'p> Visitor<'de> for Fields<'p> {
             let Some(slot) = FIELDS.iter().position(|f| *f == name) else {
                 *self.problem = Some(invalid(
                     &name,
+                    Problem::UnknownField,
                     format!(
                         "unknown field {}: allowed fields are text, start, end and max_matches",
                         serde_json::Value::from(&*name)
@@ -114,6 +147,7 @@ impl<'de, 'p> Visitor<'de> for Fields<'p> {
             if values[slot].replace(value).is_some() {
                 *self.problem = Some(invalid(
                     &name,
+                    Problem::RepeatedField,
                     format!("field {name} appears more than once"),
                 ));
                 return Err(serde::de::Error::custom("repeated field"));
@@ -123,15 +157,40 @@ impl<'de, 'p> Visitor<'de> for Fields<'p> {
     }
 }
 
-/// The JSON type of a raw value, named as an error message would.
-fn json_type(raw: &RawValue) -> &'static str {
-    match raw.get().as_bytes().first() {
-        Some(b'"') => "a string",
-        Some(b'{') => "an object",
-        Some(b'[') => "an array",
-        Some(b't' | b'f') => "a boolean",
-        Some(b'n') => "null",
-        _ => "a number",
+/// The JSON type of a raw value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum JsonType {
+    String,
+    Object,
+    Array,
+    Boolean,
+    Null,
+    Number,
+}
+
+impl JsonType {
+    fn of(raw: &RawValue) -> JsonType {
+        match raw.get().as_bytes().first() {
+            Some(b'"') => JsonType::String,
+            Some(b'{') => JsonType::Object,
+            Some(b'[') => JsonType::Array,
+            Some(b't' | b'f') => JsonType::Boolean,
+            Some(b'n') => JsonType::Null,
+            _ => JsonType::Number,
+        }
+    }
+}
+
+impl fmt::Display for JsonType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            JsonType::String => "a string",
+            JsonType::Object => "an object",
+            JsonType::Array => "an array",
+            JsonType::Boolean => "a boolean",
+            JsonType::Null => "null",
+            JsonType::Number => "a number",
+        })
     }
 }
 
@@ -205,7 +264,7 @@ pub fn parse(body: &[u8]) -> Result<Request, InvalidInput> {
     if !raw.get().starts_with('{') {
         return Err(no_field(format!(
             "request body must be a JSON object, not {}",
-            json_type(raw)
+            JsonType::of(raw)
         )));
     }
     let mut problem = None;
@@ -232,14 +291,20 @@ pub fn parse(body: &[u8]) -> Result<Request, InvalidInput> {
     if text.len() > MAX_TEXT_BYTES {
         return Err(invalid(
             "text",
+            Problem::TooLong,
             format!(
                 "text must be at most {MAX_TEXT_BYTES} UTF-8 bytes long (it is {} bytes)",
                 text.len()
             ),
         ));
     }
-    let markers = Markers::new(start, end)
-        .map_err(|e: MarkerError| invalid(e.which().field(), e.to_string()))?;
+    let markers = Markers::new(start, end).map_err(|e: MarkerError| {
+        let problem = match e {
+            MarkerError::Empty(_) => Problem::Empty,
+            MarkerError::TooLong { .. } => Problem::TooLong,
+        };
+        invalid(e.which().field(), problem, e.to_string())
+    })?;
     Ok(Request {
         text,
         markers,
@@ -248,16 +313,18 @@ pub fn parse(body: &[u8]) -> Result<Request, InvalidInput> {
 }
 
 fn string_field(name: &str, raw: Option<&RawValue>) -> Result<String, InvalidInput> {
-    let raw = raw.ok_or_else(|| invalid(name, format!("{name} is required")))?;
-    if !raw.get().starts_with('"') {
+    let raw = raw.ok_or_else(|| invalid(name, Problem::Missing, format!("{name} is required")))?;
+    if JsonType::of(raw) != JsonType::String {
         return Err(invalid(
             name,
-            format!("{name} must be a string, not {}", json_type(raw)),
+            Problem::WrongType,
+            format!("{name} must be a string, not {}", JsonType::of(raw)),
         ));
     }
     serde_json::from_str(raw.get()).map_err(|e| {
         invalid(
             name,
+            Problem::InvalidText,
             format!("{name} must be valid Unicode text (lone surrogates are not allowed): {e}"),
         )
     })
@@ -270,22 +337,31 @@ fn integer_field(
     max: usize,
 ) -> Result<usize, InvalidInput> {
     let range = format!("{name} must be an integer from {min} to {max}");
-    if json_type(raw) != "a number" {
-        return Err(invalid(name, format!("{range}, not {}", json_type(raw))));
+    if JsonType::of(raw) != JsonType::Number {
+        return Err(invalid(
+            name,
+            Problem::WrongType,
+            format!("{range}, not {}", JsonType::of(raw)),
+        ));
     }
     // JSON's number grammar is a subset of Rust's float syntax; a huge exponent is infinite,
     // hence out of range. An integer-valued number such as 5.0 or 1e2 is an integer.
     let value: f64 = raw
         .get()
         .parse()
-        .map_err(|_| invalid(name, range.clone()))?;
+        .map_err(|_| invalid(name, Problem::OutOfRange, range.clone()))?;
     if value.fract() != 0.0 || !(min as f64..=max as f64).contains(&value) {
-        return Err(invalid(name, format!("{range} (it is {})", raw.get())));
+        return Err(invalid(
+            name,
+            Problem::OutOfRange,
+            format!("{range} (it is {})", raw.get()),
+        ));
     }
     Ok(value as usize)
 }
 
-/// The kind of answer [`execute`] gave, which each front end maps to its own status.
+/// The kind of answer [`execute`] gave, which each front end maps to its own status (the
+/// CLI's exit code, HTTP's status code).
 ///
 /// ```
 /// use extract_between::request::{execute, Outcome};
@@ -299,34 +375,6 @@ pub enum Outcome {
     InvalidInput,
     /// An `unclosed_start_marker` error envelope.
     Unclosed,
-}
-
-impl Outcome {
-    /// The CLI tool mode's exit code: 0 output, 1 unclosed start marker, 2 invalid input.
-    ///
-    /// ```
-    /// assert_eq!(extract_between::request::Outcome::Unclosed.exit_code(), 1);
-    /// ```
-    pub fn exit_code(self) -> u8 {
-        match self {
-            Outcome::Output => 0,
-            Outcome::Unclosed => 1,
-            Outcome::InvalidInput => 2,
-        }
-    }
-
-    /// The HTTP status: 200 output, 422 unclosed start marker, 400 invalid input.
-    ///
-    /// ```
-    /// assert_eq!(extract_between::request::Outcome::InvalidInput.http_status(), 400);
-    /// ```
-    pub fn http_status(self) -> u16 {
-        match self {
-            Outcome::Output => 200,
-            Outcome::Unclosed => 422,
-            Outcome::InvalidInput => 400,
-        }
-    }
 }
 
 /// A complete answer: its kind and its JSON body.

@@ -102,21 +102,6 @@ fn escape_json(bytes: &[u8], mut emit: impl FnMut(Piece<'_>)) {
     }
 }
 
-/// Appends the decimal form of `n` (the per-match offsets of JSON output) without going
-/// through `fmt`.
-///
-/// ```
-/// let mut out = String::new();
-/// extract_between::request::push_u64(&mut out, 1234567890);
-/// assert_eq!(out, "1234567890");
-/// ```
-pub fn push_u64(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let at = decimal(n, &mut digits);
-    // ASCII digits: the check cannot fail.
-    out.push_str(core::str::from_utf8(&digits[at..]).unwrap_or_default());
-}
-
 /// Two decimal digits per entry: `00` to `99`.
 const PAIRS: &[u8; 200] = b"\
     0001020304050607080910111213141516171819\

@@ -47,7 +47,7 @@
 //! see [`crate::utf8::utf16_len`]). The input is validated incrementally: an invalid byte
 //! stops the scan with its offset, after every match completed before it was reported.
 
-use crate::kernels::{Isa, ascii_run_without, streams_without_hints};
+use crate::kernels::ascii_run_without;
 use crate::markers::Markers;
 use crate::utf8::{all_ascii, check, sequence_len, utf16_len, utf16_len_from};
 use core::fmt;
@@ -58,6 +58,7 @@ mod ascii_walk;
 mod events;
 mod general;
 mod needle;
+pub(crate) mod paths;
 mod sink;
 mod units;
 mod utf8_walk;
@@ -68,6 +69,7 @@ use events::{Run, deliver};
 /// to stop.
 type Walked = (usize, ControlFlow<()>);
 use needle::*;
+use paths::Paths;
 pub use sink::{Pos, Sink};
 use units::*;
 
@@ -179,35 +181,6 @@ pub struct Scanner {
     error: Option<ScanError>,
     /// Which fast paths run, with which kernels.
     paths: Paths,
-}
-
-/// The fast paths a scanner takes and the kernels they use: by default what this CPU runs
-/// best (tests, fuzzing and benches choose others through `testing`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Paths {
-    /// The kernels the walks use.
-    pub isa: Isa,
-    /// The ASCII walk (`scan_ascii`).
-    pub ascii: bool,
-    /// The UTF-8 walk (`scan_utf8`).
-    pub utf8: bool,
-    /// Whether the ASCII walk's search for a marker of two bytes or more asks for data
-    /// ahead (see `kernels::streams_without_hints`).
-    pub hints: bool,
-}
-
-impl Paths {
-    /// What this CPU runs best.
-    pub fn detect() -> Paths {
-        let isa = Isa::detect();
-        let (ascii, utf8) = isa.walks();
-        Paths {
-            isa,
-            ascii,
-            utf8,
-            hints: !streams_without_hints(),
-        }
-    }
 }
 
 impl Scanner {

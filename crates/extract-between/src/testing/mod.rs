@@ -20,7 +20,7 @@ pub mod reference;
 pub use cases::{ALPHABET, Case};
 
 pub use crate::kernels::Isa;
-pub use crate::scanner::Paths;
+pub use crate::scanner::paths::Paths;
 use crate::{Markers, Scanner};
 
 /// A scanner for `markers` that takes `paths`.
