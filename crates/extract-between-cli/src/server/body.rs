@@ -62,7 +62,7 @@ enum BodyRead {
     Failed(axum::Error),
 }
 
-/// Reads an execute body of at most [`MAX_REQUEST_BYTES`], holding a permit of the budget
+/// Reads a JSON body (execute, `/mcp`) of at most [`MAX_REQUEST_BYTES`], holding a permit of the budget
 /// for every byte of room the body takes. Room grows with what has arrived (doubling, up to
 /// the declared length), never reserved ahead for the declared length: a reservation is
 /// memory once the allocator hands out pages touched before, and a hundred clients declaring
@@ -73,7 +73,7 @@ async fn read_limited(
     state: &AppState,
 ) -> Result<(Vec<u8>, Option<OwnedSemaphorePermit>), BodyRead> {
     let mut permits: Option<OwnedSemaphorePermit> = None;
-    // `execute` answered 413 for a declared length over the limit.
+    // `read_body` answered 413 already for a declared length over the limit.
     let declared = declared.map_or(MAX_REQUEST_BYTES, |n| n as usize);
     let mut out: Vec<u8> = Vec::new();
     let mut stream = body.into_data_stream();

@@ -1,5 +1,5 @@
-//! What a test may ask of a running process, and how it waits: by polling for the state it
-//! needs under a deadline, never by sleeping a fixed time.
+//! What a test may ask of a running process, and how these helpers wait: by polling for the
+//! state a test needs under a deadline, not by sleeping a fixed time.
 #![allow(dead_code)]
 
 use std::time::{Duration, Instant};
