@@ -1,33 +1,15 @@
 //! Searching one input: the sink that writes each match as it closes (or counts it), the
 //! read loop that feeds the scanner, and how a failure is reported.
 
+use super::config::{Format, Progress, Settings};
 use super::encoding::Decoding;
+use super::input::Input;
+use super::progress::progress_bar;
 use super::stdio::complain;
 use core::ops::ControlFlow;
 use extract_between::request;
 use extract_between::{Capped, Markers, Pos, ScanError, Scanner, Sink};
 use std::io::{self, Read, Write};
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Format {
-    Lines,
-    Null,
-    Json,
-    /// `--count`: matches are counted, not written.
-    Count,
-    /// `--quiet`: the first match ends the run.
-    Quiet,
-    /// `--files-with-matches`: the first match ends the file, whose name is printed.
-    Files,
-}
-
-impl Format {
-    /// Whether matches are written, so that their content is gathered (and held to
-    /// `--max-match-bytes`); counting formats hold nothing.
-    fn writes(self) -> bool {
-        !matches!(self, Format::Count | Format::Quiet | Format::Files)
-    }
-}
 
 /// What becomes of an input that looks binary (a NUL byte in its first block, as ripgrep
 /// decides): a file named on the command line is searched, its matches replaced by one
@@ -348,5 +330,163 @@ fn push_file_json(out: &mut Vec<u8>, name: &[u8]) {
                 .as_bytes(),
         );
         out.extend_from_slice(b"\"}");
+    }
+}
+
+/// Reusable buffers of one worker.
+pub(super) struct Buffers {
+    read: Vec<u8>,
+    content: Vec<u8>,
+}
+
+impl Buffers {
+    pub(super) fn new() -> Buffers {
+        Buffers {
+            read: vec![0u8; READ_CHUNK],
+            content: Vec::new(),
+        }
+    }
+}
+
+/// How one input's search went, for the run to count: a match printed, a failure said on
+/// stderr, or output that could not be written (which ends the run).
+pub(super) struct Searched {
+    pub(super) matched: bool,
+    pub(super) failed: bool,
+    pub(super) write_error: Option<io::Error>,
+}
+
+/// Searches one opened input into `out`: its matches (or count, or name), a notice of
+/// truncation, and its failure said on stderr.
+pub(super) fn search_input<W: Write>(
+    settings: &Settings,
+    input: Input,
+    binary: Binary,
+    out: &mut W,
+    buffers: &mut Buffers,
+) -> Searched {
+    let Names {
+        label,
+        shown,
+        prefix,
+    } = Names::of(&input, settings);
+    let mut bar = bar_for(input.size, settings.progress);
+    let mut writer = Writer::new(
+        out,
+        settings.format,
+        &input.bytes,
+        &prefix,
+        settings.max_match_bytes,
+        std::mem::take(&mut buffers.content),
+    );
+    let mut sink = Capped::new(&mut writer, settings.max_matches);
+    let mut reader = input.reader;
+    let result = run_one(
+        &settings.markers,
+        &mut *reader,
+        &mut buffers.read,
+        &mut sink,
+        bar.as_mut(),
+        (binary, settings.decoding),
+    );
+    let truncated = sink.truncated();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let mut searched = Searched {
+        matched: writer.printed() > 0,
+        failed: false,
+        write_error: None,
+    };
+    if searched.matched && settings.format == Format::Quiet {
+        return searched;
+    }
+    let result = summarized(&mut writer, result, &shown, settings);
+    let printed = writer.printed();
+    buffers.content = writer.into_content();
+    match result {
+        Ok(_) if truncated => say_truncated(&label, printed),
+        Ok(_) => {}
+        Err(Failure::Write(e)) => searched.write_error = Some(e),
+        Err(failure) => {
+            searched.failed = true;
+            report(&label, failure, settings.format == Format::Json);
+        }
+    }
+    searched
+}
+
+/// The input's closing line written after its result: the count of the matches completed
+/// before any failure, as the other formats print those matches (a failed write has nowhere
+/// to go); `-l` names a file with a match.
+fn summarized<W: Write>(
+    writer: &mut Writer<'_, W>,
+    result: Result<bool, Failure>,
+    shown: &[u8],
+    settings: &Settings,
+) -> Result<bool, Failure> {
+    match result {
+        done @ (Ok(true)
+        | Err(Failure::Scan(_) | Failure::MatchTooLarge(..) | Failure::Read(_))) => writer
+            .summary(shown, settings.null_names, settings.include_zero)
+            .map_err(Failure::Write)
+            .and(done),
+        other => other,
+    }
+}
+
+/// `--max-matches` cut an input's output: said on stderr, as the card's `truncated`.
+fn say_truncated(label: &str, printed: u64) {
+    let matches = if printed == 1 { "match" } else { "matches" };
+    complain(format_args!(
+        "{label}: output truncated after {printed} {matches} (--max-matches); more follow"
+    ));
+}
+
+/// The progress bar of an input of known size, where one is drawn.
+fn bar_for(size: Option<u64>, progress: Progress) -> Option<super::progress::Bar> {
+    match (size, progress) {
+        (Some(size), Progress::Forced) => Some(progress_bar(size, true)),
+        (Some(size), Progress::OnTerminal) => Some(progress_bar(size, false)),
+        _ => None,
+    }
+}
+
+/// An input's names: in messages, in the output (its bytes as the system holds them, as
+/// ripgrep prints them; magenta with colour), and before each match.
+struct Names {
+    label: String,
+    shown: Vec<u8>,
+    prefix: Vec<u8>,
+}
+
+impl Names {
+    fn of(input: &Input, settings: &Settings) -> Names {
+        let stdin = input.name == "-";
+        let label = if stdin {
+            "(standard input)".to_string()
+        } else {
+            input.name.clone()
+        };
+        let bytes: &[u8] = if stdin {
+            label.as_bytes()
+        } else {
+            &input.bytes
+        };
+        let shown = if settings.color {
+            [b"\x1b[35m", bytes, b"\x1b[0m"].concat()
+        } else {
+            bytes.to_vec()
+        };
+        let prefix = if settings.with_filename {
+            [&shown[..], b":"].concat()
+        } else {
+            Vec::new()
+        };
+        Names {
+            label,
+            shown,
+            prefix,
+        }
     }
 }

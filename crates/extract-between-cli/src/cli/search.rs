@@ -10,51 +10,17 @@
 //! one buffer per worker however much a file prints. `--sort path` searches on one thread,
 //! in path order.
 
-use super::encoding::Decoding;
-use super::input::{Input, open, open_walked};
-use super::progress::progress_bar;
-use super::scan::{Binary, Failure, Format, READ_CHUNK, Writer, report, run_one};
+use super::config::{Config, Format, Named, Settings};
+use super::input::{open, open_walked};
+use super::scan::{Binary, Buffers, Searched, search_input};
 use super::stdio::{Exit, complain};
-use extract_between::{Capped, Markers};
-use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
+use std::io::{self, BufWriter, Stdout, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// A file's output held back before its worker takes standard output for itself.
 pub(super) const GROUP_BYTES: usize = 256 * 1024;
-
-/// What the command line asked for.
-pub(super) struct Settings {
-    pub(super) markers: Markers,
-    pub(super) format: Format,
-    pub(super) max_matches: u64,
-    pub(super) max_match_bytes: usize,
-    /// `PATH:` before matches and counts.
-    pub(super) with_filename: bool,
-    /// `-l` names end with NUL (`-0`) instead of a newline.
-    pub(super) null_names: bool,
-    /// `-c` prints a count of 0 too (`--include-zero`).
-    pub(super) include_zero: bool,
-    /// Binary inputs are text (`-a/--text`).
-    pub(super) text: bool,
-    /// How inputs are decoded (`-E`, `--no-encoding`).
-    pub(super) decoding: Decoding,
-    pub(super) progress: Progress,
-    /// File names in colour (`--color`).
-    pub(super) color: bool,
-    pub(super) walk: WalkOptions,
-}
-
-/// Whether a file's search draws a progress bar on stderr.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Progress {
-    Off,
-    /// Drawn because stderr is a terminal.
-    OnTerminal,
-    /// Drawn because `--progress` asked, terminal or not.
-    Forced,
-}
 
 /// What every search shares: the settings, and how the run is going.
 pub(super) struct Search {
@@ -64,22 +30,6 @@ pub(super) struct Search {
     /// Set once, when the run must end now with this status (a closed or failed output, or
     /// `-q`'s first match).
     stop: OnceLock<Exit>,
-}
-
-/// How directories are walked (flags named as ripgrep names them).
-#[derive(Clone, Debug, Default)]
-pub(super) struct WalkOptions {
-    pub(super) no_ignore: bool,
-    pub(super) hidden: bool,
-    /// The `-g` globs, parsed before anything is searched.
-    pub(super) globs: Option<ignore::overrides::Override>,
-    pub(super) max_depth: Option<usize>,
-    pub(super) follow: bool,
-    pub(super) threads: usize,
-    pub(super) sort: bool,
-    /// The current directory is searched because no path was given: names are shown
-    /// without the `./` in front, as ripgrep shows them.
-    pub(super) implicit_root: bool,
 }
 
 impl Search {
@@ -137,88 +87,102 @@ impl Search {
     fn closed_pipe(&self) {
         self.stop_with(self.found());
     }
-}
 
-/// Reusable buffers of one worker.
-struct Buffers {
-    read: Vec<u8>,
-    content: Vec<u8>,
-}
-
-impl Buffers {
-    fn new() -> Buffers {
-        Buffers {
-            read: vec![0u8; READ_CHUNK],
-            content: Vec::new(),
+    /// How one input's search went, counted into the run's.
+    fn record(&self, searched: Searched) {
+        if searched.matched {
+            self.any_match.store(true, Ordering::Relaxed);
+            if self.settings.format == Format::Quiet {
+                // As grep -q: a match is the answer, whatever failed before it.
+                self.stop_with(Exit::Match);
+                return;
+            }
+        }
+        if searched.failed {
+            self.any_error.store(true, Ordering::Relaxed);
+        }
+        if let Some(e) = searched.write_error {
+            write_failed(self, e);
         }
     }
 }
 
 /// Searches every input; returns the exit status.
-pub(super) fn run(search: &Search, files: &[PathBuf]) -> Exit {
+pub(super) fn run(config: Config) -> Exit {
+    let Config {
+        settings,
+        inputs,
+        parallel,
+    } = config;
+    let search = Search::new(settings);
     let stdout = Mutex::new(BufWriter::with_capacity(128 * 1024, io::stdout()));
-    let dirs = files.iter().any(|p| p.as_os_str() != "-" && p.is_dir());
-    if dirs && search.settings.walk.threads > 1 && !search.settings.walk.sort {
+    if parallel {
         // Standard input first, then the rest in parallel.
-        for path in files.iter().filter(|p| p.as_os_str() == "-") {
+        for _ in inputs.iter().filter(|i| matches!(i, Named::Stdin)) {
             let mut out = lock(&stdout);
-            search_path(search, path, search.named(), &mut *out, &mut Buffers::new());
+            let stdin = (Path::new("-"), false);
+            search_path(
+                &search,
+                stdin,
+                search.named(),
+                &mut *out,
+                &mut Buffers::new(),
+            );
         }
-        parallel(search, files, &stdout);
+        let roots: Vec<PathBuf> = inputs
+            .iter()
+            .filter_map(|i| match i {
+                Named::File(p) | Named::Dir(p) => Some(p.clone()),
+                Named::Stdin => None,
+            })
+            .collect();
+        walk_in_parallel(&search, &roots, &stdout);
     } else {
         let mut out = lock(&stdout);
         let mut buffers = Buffers::new();
-        for path in files {
+        for input in &inputs {
             if search.stopped() {
                 break;
             }
-            if path.as_os_str() != "-" && path.is_dir() {
-                for entry in walker(search, std::slice::from_ref(path)).build() {
-                    if search.stopped() {
-                        break;
-                    }
-                    if let Some((path, binary)) = searchable(search, entry) {
-                        search_path(search, &path, binary, &mut *out, &mut buffers);
-                    }
+            let path = match input {
+                Named::Dir(root) => {
+                    walk(&search, root, &mut *out, &mut buffers);
+                    continue;
                 }
-            } else {
-                search_path(search, path, search.named(), &mut *out, &mut buffers);
-            }
+                Named::File(path) => path.as_path(),
+                Named::Stdin => Path::new("-"),
+            };
+            search_path(
+                &search,
+                (path, false),
+                search.named(),
+                &mut *out,
+                &mut buffers,
+            );
         }
     }
     if !search.stopped()
         && let Err(e) = lock(&stdout).flush()
     {
-        write_failed(search, e);
+        write_failed(&search, e);
     }
     search.exit()
 }
 
+/// Walks one directory on this thread, in the walker's order (`--sort path`, or one thread).
+fn walk<W: Write>(search: &Search, root: &Path, out: &mut W, buffers: &mut Buffers) {
+    for entry in walker(search, std::slice::from_ref(&root.to_path_buf())).build() {
+        if search.stopped() {
+            break;
+        }
+        if let Some((path, walked, binary)) = searchable(search, entry) {
+            search_path(search, (&path, walked), binary, out, buffers);
+        }
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// The `-g` globs as one filter, or the first that does not parse (as ripgrep, the command
-/// is refused before anything is searched).
-pub(super) fn globs(globs: &[String]) -> Result<Option<ignore::overrides::Override>, String> {
-    if globs.is_empty() {
-        return Ok(None);
-    }
-    let mut overrides = ignore::overrides::OverrideBuilder::new(".");
-    for glob in globs {
-        // ignore's message names the glob already.
-        overrides.add(glob).map_err(|e| e.to_string())?;
-    }
-    overrides
-        .build()
-        .map(Some)
-        .map_err(|e| format!("error parsing globs: {e}"))
-}
-
-/// The most threads `-j` starts: past a few per core they only wait on each other and on
-/// the disk, and each holds an output buffer.
-pub(super) fn max_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from) * 8
 }
 
 /// The walker over `roots`, with the walk options.
@@ -247,12 +211,12 @@ fn walker(search: &Search, roots: &[PathBuf]) -> ignore::WalkBuilder {
     builder
 }
 
-/// A walked entry to search: its path, and whether a binary file is searched (only when
-/// it was named on the command line). Walk errors are reported here.
+/// A walked entry to search: its path, whether the walk found it (rather than the command
+/// line naming it), and what a binary file becomes. Walk errors are reported here.
 fn searchable(
     search: &Search,
     entry: Result<ignore::DirEntry, ignore::Error>,
-) -> Option<(PathBuf, Binary)> {
+) -> Option<(PathBuf, bool, Binary)> {
     match entry {
         Ok(entry) => {
             let named = entry.depth() == 0;
@@ -267,7 +231,7 @@ fn searchable(
                 Ok(inside) if search.settings.walk.implicit_root => inside.to_path_buf(),
                 _ => path,
             };
-            is_file.then_some((path, binary))
+            is_file.then_some((path, !named, binary))
         }
         Err(e) => {
             search.error(e);
@@ -276,30 +240,26 @@ fn searchable(
     }
 }
 
-fn parallel(search: &Search, files: &[PathBuf], stdout: &Mutex<BufWriter<Stdout>>) {
-    let roots: Vec<PathBuf> = files
-        .iter()
-        .filter(|p| p.as_os_str() != "-")
-        .cloned()
-        .collect();
+/// Walks the roots on `-j` threads, each file's output kept together.
+fn walk_in_parallel(search: &Search, roots: &[PathBuf], stdout: &Mutex<BufWriter<Stdout>>) {
     if roots.is_empty() {
         return;
     }
-    walker(search, &roots).build_parallel().run(|| {
+    walker(search, roots).build_parallel().run(|| {
         let mut buffers = Buffers::new();
         let mut held_back = Vec::new();
         Box::new(move |entry| {
             if search.stopped() {
                 return ignore::WalkState::Quit;
             }
-            if let Some((path, binary)) = searchable(search, entry) {
+            if let Some((path, walked, binary)) = searchable(search, entry) {
                 // Made per file: a worker holds standard output only within one file.
                 let mut grouped = Grouped {
                     shared: stdout,
                     buf: std::mem::take(&mut held_back),
                     held: None,
                 };
-                search_path(search, &path, binary, &mut grouped, &mut buffers);
+                search_path(search, (&path, walked), binary, &mut grouped, &mut buffers);
                 if let Err(e) = grouped.finish() {
                     write_failed(search, e);
                 }
@@ -368,132 +328,25 @@ fn write_failed(search: &Search, e: io::Error) {
     }
 }
 
-/// Searches one path (a file, or `-` for standard input) into `out`.
+/// Searches one path (a file, or `-` for standard input) into `out`, and records how it went.
 fn search_path<W: Write>(
     search: &Search,
-    path: &Path,
+    (path, walked): (&Path, bool),
     binary: Binary,
     out: &mut W,
     buffers: &mut Buffers,
 ) {
-    // A walked file (found, not named: binary files skipped) is known to be a file.
-    let opened = match binary {
-        Binary::Skip => open_walked(path),
-        Binary::Search | Binary::Text => open(path),
+    // A walked file is known to be a file: opened without a `stat`.
+    let opened = if walked {
+        open_walked(path)
+    } else {
+        open(path)
     };
     match opened {
-        Ok(input) => search_input(search, input, binary, out, buffers),
+        Ok(input) => {
+            let searched = search_input(&search.settings, input, binary, out, buffers);
+            search.record(searched);
+        }
         Err(e) => search.error(format_args!("{}: {e}", path.display())),
-    }
-}
-
-fn search_input<W: Write>(
-    search: &Search,
-    input: Input,
-    binary: Binary,
-    out: &mut W,
-    buffers: &mut Buffers,
-) {
-    let label = if input.name == "-" {
-        "(standard input)".to_string()
-    } else {
-        input.name.clone()
-    };
-    // In the output the name is its bytes, as the system holds them (ripgrep does the same).
-    let shown: &[u8] = if input.name == "-" {
-        label.as_bytes()
-    } else {
-        &input.bytes
-    };
-    // Magenta, as ripgrep shows paths.
-    let shown = if search.settings.color {
-        [b"\x1b[35m", shown, b"\x1b[0m"].concat()
-    } else {
-        shown.to_vec()
-    };
-    let prefix = if search.settings.with_filename {
-        [&shown[..], b":"].concat()
-    } else {
-        Vec::new()
-    };
-    let mut bar = match (input.size, search.settings.progress) {
-        (Some(size), Progress::Forced) => Some(progress_bar(size, true)),
-        (Some(size), Progress::OnTerminal) => Some(progress_bar(size, false)),
-        _ => None,
-    };
-    let mut writer = Writer::new(
-        out,
-        search.settings.format,
-        &input.bytes,
-        &prefix,
-        search.settings.max_match_bytes,
-        std::mem::take(&mut buffers.content),
-    );
-    let mut sink = Capped::new(&mut writer, search.settings.max_matches);
-    let mut reader = input.reader;
-    let result = run_one(
-        &search.settings.markers,
-        &mut *reader,
-        &mut buffers.read,
-        &mut sink,
-        bar.as_mut(),
-        (binary, search.settings.decoding),
-    );
-    let truncated = sink.truncated();
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    if writer.printed() > 0 {
-        search.any_match.store(true, Ordering::Relaxed);
-        if search.settings.format == Format::Quiet {
-            // As grep -q: a match is the answer, whatever failed before it.
-            search.stop_with(Exit::Match);
-            return;
-        }
-    }
-    // The count of the matches completed before any failure, as the other formats print
-    // those matches (a failed write has nowhere to go); `-l` names a file with a match.
-    let result = match result {
-        done @ (Ok(true)
-        | Err(Failure::Scan(_) | Failure::MatchTooLarge(..) | Failure::Read(_))) => writer
-            .summary(
-                &shown,
-                search.settings.null_names,
-                search.settings.include_zero,
-            )
-            .map_err(Failure::Write)
-            .and(done),
-        other => other,
-    };
-    let printed = writer.printed();
-    buffers.content = writer.into_content();
-    match result {
-        Ok(_) => {
-            if truncated {
-                let matches = if printed == 1 { "match" } else { "matches" };
-                complain(format_args!(
-                    "{label}: output truncated after {printed} {matches} (--max-matches); more follow"
-                ));
-            }
-        }
-        Err(Failure::Write(e)) => write_failed(search, e),
-        Err(failure) => {
-            search.any_error.store(true, Ordering::Relaxed);
-            report(&label, failure, search.settings.format == Format::Json);
-        }
-    }
-}
-
-/// Whether files of known size get a progress bar: `--progress`, `--no-progress`, or
-/// when stderr is a terminal.
-pub(super) fn progress_choice(progress: bool, no_progress: bool) -> Progress {
-    if no_progress {
-        Progress::Off
-    } else if progress {
-        Progress::Forced
-    } else if io::stderr().is_terminal() {
-        Progress::OnTerminal
-    } else {
-        Progress::Off
     }
 }
