@@ -28,7 +28,7 @@ Exit status: 0 when at least one match was printed, 1 when none, 2 when any inpu
 
 /// Extract the exact text between a literal start marker and a literal end marker.
 ///
-/// The command line's grammar (clap); [`main`] parses and runs it.
+/// The command line's grammar (clap); [`main`](super::main) parses and runs it.
 ///
 /// ```
 /// use clap::Parser;

@@ -43,9 +43,10 @@
 //! The card compares UTF-16 code units. For valid Unicode, an occurrence of a well-formed
 //! needle starts and ends on character boundaries in either encoding, and the two encodings'
 //! occurrences correspond one to one, in the same order. So a leftmost byte search finds the
-//! same matches. Offsets are reported in both bytes and UTF-16 code units (counted on the fly,
-//! see [`crate::utf8::utf16_len`]). The input is validated incrementally: an invalid byte
-//! stops the scan with its offset, after every match completed before it was reported.
+//! same matches. Offsets are reported in both bytes and UTF-16 code units (counted on the fly:
+//! one unit per byte that is not a continuation byte, two for a four-byte character). The
+//! input is validated incrementally: an invalid byte stops the scan with its offset, after
+//! every match completed before it was reported.
 
 use crate::kernels::ascii_run_without;
 use crate::markers::Markers;
