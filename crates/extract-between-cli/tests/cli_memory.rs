@@ -234,7 +234,7 @@ fn one_input_is_searched_on_the_main_thread_alone() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(text(&out.stdout), "b\n");
 
-    let fifo = std::env::temp_dir().join(format!("extract-between-fifo-{}", std::process::id()));
+    let fifo = common::scratch::path("fifo");
     let _ = std::fs::remove_file(&fifo);
     assert!(
         Command::new("mkfifo")

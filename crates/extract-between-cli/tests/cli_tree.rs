@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn temp_tree(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("eb-tree-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch::path(name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -151,7 +150,6 @@ fn selection_follows_ripgrep_defaults_and_flags() {
     let mut followed = base.to_vec();
     followed.extend(["link-to-top.html", "link-to-deep/two.html"]);
     check_selection(&root, &["-L"], &followed);
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
@@ -163,7 +161,6 @@ fn a_file_named_on_the_command_line_is_always_searched() {
         assert_eq!(out.status.code(), Some(0), "{f}");
         assert!(!out.stdout.is_empty(), "{f}");
     }
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
@@ -216,7 +213,6 @@ fn matches_are_printed_with_their_file_as_ripgrep_prints_them() {
     );
     let out = ours(&root, &["-H", "-s", "<t>", "-e", "</t>", "top.html"]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "top.html:top.html\n");
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
@@ -277,7 +273,6 @@ fn errors_across_many_files_name_each_file_and_the_rest_is_searched() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
@@ -311,7 +306,6 @@ fn each_files_output_stays_together_in_parallel() {
         count += 1;
     }
     assert_eq!(count, 4 * 40_000 + 200 * 2);
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// A glob that does not parse refuses the command before anything is searched, naming it,
@@ -359,7 +353,6 @@ fn counts_leave_out_files_without_a_match_unless_asked() {
         (out.status.code(), out.stdout.as_slice()),
         (Some(1), &b""[..])
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// A binary file named on the command line is searched, and its matches replaced by the
@@ -411,7 +404,6 @@ fn a_named_binary_file_prints_a_notice_as_ripgrep_does() {
         String::from_utf8_lossy(&out.stdout),
         "./b.bin:x\n./t.txt:z\n"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// UTF-16 files with a byte order mark (as Windows tools write them) are transcoded, a UTF-8
@@ -494,7 +486,6 @@ fn text_in_other_encodings_reads_as_ripgrep_reads_it() {
         String::from_utf8_lossy(&out.stderr)
             .contains("-E/--encoding: unknown encoding \"klingon\"")
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
@@ -512,7 +503,6 @@ fn a_bad_glob_refuses_the_command_before_searching() {
         // Said once.
         assert_eq!(stderr.matches("error parsing glob").count(), 1, "{stderr}");
     }
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// An absurd `-j` starts a bounded number of threads: the search of a small tree ends at
@@ -549,7 +539,6 @@ fn an_absurd_thread_count_is_bounded() {
         "{:?}",
         String::from_utf8_lossy(&out.stdout)
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// File names that are not UTF-8 print as their bytes, as ripgrep prints them: plain and
@@ -585,5 +574,4 @@ fn file_names_that_are_not_utf8_print_as_their_bytes() {
             serde_json::json!({"bytes": "Li9iYWT/bmFtZQ=="})
         ]
     );
-    let _ = std::fs::remove_dir_all(&root);
 }

@@ -208,8 +208,7 @@ fn the_image_command_with_the_deployment_environment_serves_the_probes() {
     assert_eq!(args, command[1..], "Deployment args and image CMD differ");
     assert_eq!(args[..3], ["serve", "--listen", "0.0.0.0:8080"]);
 
-    let dir = std::env::temp_dir().join(format!("eb-deploy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch::dir();
     std::fs::write(dir.join("tokens"), "deploy-token\n").unwrap();
     let mut env = env_of(c);
     for (k, v) in &mut env {

@@ -137,8 +137,7 @@ fn restarting_each_instance_behind_haproxy_loses_no_request() {
     let mut instances = [instance(0), instance(0)];
     let ports = [instances[0].addr.port(), instances[1].addr.port()];
     let front = free_port();
-    let dir = std::env::temp_dir().join(format!("eb-haproxy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch::dir();
     let config = dir.join("haproxy.cfg");
     std::fs::write(
         &config,

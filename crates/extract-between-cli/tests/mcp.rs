@@ -340,8 +340,7 @@ fn http_checks_headers_origins_and_methods() {
 
 #[test]
 fn http_mcp_needs_the_token_when_tokens_are_set() {
-    let dir = std::env::temp_dir().join(format!("eb-mcp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch::dir();
     let file = dir.join("tokens");
     std::fs::write(&file, "mcp-token\n").unwrap();
     let server = Server::start(&["--auth-token-file", file.to_str().unwrap()]);

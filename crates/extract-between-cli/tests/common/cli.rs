@@ -43,12 +43,9 @@ pub fn spawn_piped(args: &[&str]) -> std::process::Child {
         .unwrap()
 }
 
-/// A file of `contents` under this test process's temporary folder (parents made).
+/// A file of `contents` in the running test's own folder (parents made).
 pub fn temp(name: &str, contents: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("extract-between-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let path = super::scratch::path(name);
     std::fs::write(&path, contents).unwrap();
     path
 }

@@ -345,9 +345,7 @@ pub const EXAMPLE: &str = r#"{"text":"[a]","start":"[","end":"]"}"#;
 
 /// A file in this test process's temporary folder, with `text`.
 pub fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("eb-ops-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = super::scratch::path(name);
     std::fs::write(&path, text).unwrap();
     path
 }

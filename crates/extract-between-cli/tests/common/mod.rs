@@ -6,3 +6,4 @@
 pub mod cli;
 pub mod http;
 pub mod process;
+pub mod scratch;
