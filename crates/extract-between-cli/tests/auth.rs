@@ -209,6 +209,70 @@ fn listening_beyond_loopback_without_a_token_warns() {
     }
 }
 
+/// A FIFO, a device and a 1 GiB file put in the token file's place are refused without
+/// blocking or reading them: the tokens read before still work, memory stays small, and the
+/// next rotation takes effect.
+#[test]
+fn a_token_file_replaced_by_a_fifo_a_device_or_a_huge_file_is_refused_and_rotation_goes_on() {
+    let file = temp_file("tokens-odd", "alpha\n");
+    let server = Server::start_with(
+        &["--auth-token-file", file.to_str().unwrap()],
+        &[],
+        Stdio::null(),
+    );
+    until_token_gets(&server, "alpha", 200, Duration::from_secs(1));
+    let next = file.with_extension("next");
+    let fifo = file.with_extension("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo");
+    std::fs::rename(&fifo, &file).unwrap();
+    server.signal("HUP");
+    // A reloader blocked on the FIFO would never see what follows.
+    std::fs::write(&next, "beta\n").unwrap();
+    std::fs::rename(&next, &file).unwrap();
+    server.signal("HUP");
+    until_token_gets(&server, "beta", 200, Duration::from_secs(5));
+    // A link to a device, then a sparse 1 GiB file: refused, the tokens before kept.
+    std::fs::remove_file(&file).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &file).unwrap();
+    server.signal("HUP");
+    let huge = std::fs::File::create(&next).unwrap();
+    huge.set_len(1 << 30).unwrap();
+    drop(huge);
+    std::fs::remove_file(&file).unwrap();
+    std::fs::rename(&next, &file).unwrap();
+    server.signal("HUP");
+    std::fs::write(&next, "gamma\n").unwrap();
+    std::fs::rename(&next, &file).unwrap();
+    server.signal("HUP");
+    until_token_gets(&server, "gamma", 200, Duration::from_secs(5));
+    assert!(
+        server.peak_rss_kib() < 200 * 1024,
+        "peak RSS {} KiB: a token file was read whole",
+        server.peak_rss_kib()
+    );
+}
+
+/// Lines are trimmed of ASCII whitespace only, as the header is: a token wrapped in no-break
+/// spaces is not silently another token.
+#[test]
+fn token_lines_are_trimmed_as_the_header_is() {
+    let file = temp_file("tokens-nbsp", "\u{A0}tok\u{A0}\n  plain  \n");
+    let server = Server::start_with(
+        &["--auth-token-file", file.to_str().unwrap()],
+        &[],
+        Stdio::null(),
+    );
+    until_token_gets(&server, "plain", 200, Duration::from_secs(1));
+    assert_eq!(
+        with_token(&server, "GET", "/v1/tools", "tok", b"").status,
+        401
+    );
+}
+
 /// The README's first command, as a user runs it: nothing it logs on its way up and down is a
 /// warning (the allocator's settings included).
 #[test]

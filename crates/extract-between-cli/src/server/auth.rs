@@ -58,10 +58,49 @@ fn token_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || "-._~+/=".contains(c)
 }
 
-/// The tokens in a token file: one a line, blank lines and `#` comments skipped, a leading
-/// byte order mark dropped. A line `!revoke-all` leaves no token accepted. Lines holding
-/// characters a bearer token cannot have are kept (a client may send them all the same) and
-/// logged by line number, never by content.
+/// The most a token file may hold: tokens are short, and a larger file is a mistake (a log
+/// moved over it, a link to a device) that would otherwise be read whole.
+const MAX_TOKEN_FILE_BYTES: u64 = 1 << 20;
+
+/// A token file's text, read only if it is a regular file of at most
+/// [`MAX_TOKEN_FILE_BYTES`]. It is opened without blocking (a FIFO put in its place would
+/// otherwise block the reloader until a writer came) and checked on the open descriptor, so
+/// nothing can be swapped in between.
+fn read_regular(path: &Path) -> Result<String, AuthError> {
+    let unreadable = |source| AuthError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(unreadable)?;
+    if !file.metadata().map_err(unreadable)?.is_file() {
+        return Err(AuthError::NotRegular {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, MAX_TOKEN_FILE_BYTES + 1),
+        &mut bytes,
+    )
+    .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_TOKEN_FILE_BYTES {
+        return Err(AuthError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_TOKEN_FILE_BYTES,
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        unreadable(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            e.utf8_error(),
+        ))
+    })
+}
+
 /// Why the tokens cannot be set up, or a token file cannot be read again.
 #[derive(Debug)]
 pub enum AuthError {
@@ -73,6 +112,18 @@ pub enum AuthError {
         path: std::path::PathBuf,
         /// Why.
         source: std::io::Error,
+    },
+    /// The token file is not a regular file (a FIFO, a device, a directory).
+    NotRegular {
+        /// The file.
+        path: std::path::PathBuf,
+    },
+    /// The token file is larger than a token file can be.
+    TooLarge {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The most it may hold, in bytes.
+        limit: u64,
     },
     /// The token file holds no token (nor `!revoke-all`).
     NoToken {
@@ -88,6 +139,16 @@ impl std::fmt::Display for AuthError {
             AuthError::Unreadable { path, source } => {
                 write!(f, "cannot read the token file {}: {source}", path.display())
             }
+            AuthError::NotRegular { path } => write!(
+                f,
+                "the token file {} is not a regular file (a FIFO, a device or a directory)",
+                path.display()
+            ),
+            AuthError::TooLarge { path, limit } => write!(
+                f,
+                "the token file {} holds more than {limit} bytes: tokens are one short line each",
+                path.display()
+            ),
             AuthError::NoToken { path } => write!(
                 f,
                 "the token file {} holds no token (one a line; a line {REVOKE_ALL} refuses every request)",
@@ -106,15 +167,17 @@ impl std::error::Error for AuthError {
     }
 }
 
+/// The tokens in a token file: one a line, blank lines and `#` comments skipped, a leading
+/// byte order mark dropped, each line trimmed of ASCII whitespace (as the `Authorization`
+/// header is). A line `!revoke-all` leaves no token accepted. Lines holding
+/// characters a bearer token cannot have are kept (a client may send them all the same) and
+/// logged by line number, never by content.
 fn read_tokens(path: &Path) -> Result<Vec<TokenDigest>, AuthError> {
-    let text = std::fs::read_to_string(path).map_err(|source| AuthError::Unreadable {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_regular(path)?;
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
     let mut tokens = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
+        let line = line.trim_ascii();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
