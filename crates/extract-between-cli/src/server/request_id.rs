@@ -1,7 +1,9 @@
 //! Request ids: the `x-request-id` a proxy in front already gave a request is kept (when it
-//! is short, visible ASCII), so one id follows the request through the proxy's logs and
-//! ours; otherwise the service makes one unique across its replicas: a random prefix drawn
-//! once a process, then a counter.
+//! is short and made of letters, digits, `.`, `_` and `-`, as proxies make them), so one id
+//! follows the request through the proxy's logs and ours; otherwise the service makes one
+//! unique across its replicas: a random prefix drawn once a process, then a counter. Any
+//! other character could forge structure in a log line (the text format writes the id
+//! unquoted inside its span).
 
 use axum::http::{HeaderMap, HeaderValue};
 use std::hash::{BuildHasher, Hasher};
@@ -47,7 +49,10 @@ impl RequestIds {
 
 fn acceptable(v: &HeaderValue) -> bool {
     let b = v.as_bytes();
-    !b.is_empty() && b.len() <= MAX_INCOMING_BYTES && b.iter().all(|c| c.is_ascii_graphic())
+    !b.is_empty()
+        && b.len() <= MAX_INCOMING_BYTES
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'))
 }
 
 #[cfg(test)]
@@ -55,12 +60,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn incoming_ids_are_kept_when_short_and_visible() {
+    fn incoming_ids_are_kept_when_short_and_plain() {
         let ids = RequestIds::new();
         let mut h = HeaderMap::new();
         h.insert(HEADER, HeaderValue::from_static("proxy-7f3a"));
         assert_eq!(ids.of(&h), "proxy-7f3a");
-        for bad in ["has space", "", &"x".repeat(MAX_INCOMING_BYTES + 1)] {
+        h.insert(HEADER, HeaderValue::from_static("lb.7_f3a-9"));
+        assert_eq!(ids.of(&h), "lb.7_f3a-9");
+        let forged = "x}:extract_between_cli::server::auth:token=leaked{";
+        for bad in [
+            "has space",
+            "",
+            &"x".repeat(MAX_INCOMING_BYTES + 1),
+            forged,
+            "a=b",
+            "id\"q",
+        ] {
             h.insert(HEADER, HeaderValue::from_str(bad).unwrap());
             assert_ne!(ids.of(&h).as_bytes(), bad.as_bytes());
         }
