@@ -5,12 +5,14 @@
 use super::dispatch::{self, Answer, HttpHeaders, Session, Transport};
 use super::rpc;
 use axum::http::HeaderMap;
+use axum::http::uri::Authority;
 use base64::Engine;
 use rmcp::model::ErrorData;
+use std::net::{Ipv4Addr, Ipv6Addr};
 
-/// Whether a request's `Origin` may use the endpoint: absent (not a browser), a loopback
-/// origin (`localhost`, `127.0.0.0/8`, `[::1]`, any scheme and port), or one of `allowed`
-/// (exact, case-insensitive; `*` allows every origin).
+/// Whether a request's `Origin` may use the endpoint: absent (not a browser), an `http` or
+/// `https` origin whose host is loopback (see [`is_loopback`]), or one of `allowed` (exact,
+/// case-insensitive; `*` allows every origin).
 pub(crate) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     let Some(origin) = headers.get(axum::http::header::ORIGIN) else {
         return true;
@@ -24,43 +26,75 @@ pub(crate) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     {
         return true;
     }
-    origin
-        .split_once("://")
-        .is_some_and(|(_scheme, authority)| is_loopback(authority))
+    let Ok(uri) = origin.parse::<axum::http::Uri>() else {
+        return false;
+    };
+    let web = matches!(uri.scheme_str(), Some(s) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"));
+    web && uri.authority().is_some_and(|a| is_loopback(a.as_str()))
 }
 
-/// The host of an authority (`name`, `name:port`, `[v6]:port`), without its port.
-fn host_name(authority: &str) -> &str {
-    match authority.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or_default(),
-        None => authority
-            .rsplit_once(':')
-            .map_or(authority, |(name, _)| name),
+/// The host of a well-formed `Host` authority (`name`, `name:port`, `[v6]:port`), without
+/// its port; `None` for a malformed one (user info, a port that is not a number below 65536,
+/// anything around a bracketed address).
+fn parsed_host(authority: &str) -> Option<&str> {
+    let parsed: Authority = authority.parse().ok()?;
+    if authority.contains('@') {
+        return None;
     }
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(v6) => {
+            let (inside, rest) = v6.split_once(']')?;
+            (&authority[..inside.len() + 2], rest.strip_prefix(':'))
+        }
+        None => match authority.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        },
+    };
+    if authority.starts_with('[') && !authority[host.len()..].is_empty() && port.is_none() {
+        return None;
+    }
+    if port.is_some() && parsed.port_u16().is_none() {
+        return None;
+    }
+    Some(host)
 }
 
-/// Whether an authority names this machine: `localhost`, `127.0.0.0/8` or `[::1]`, any port.
+/// Whether an authority names this machine, any port: `localhost` (a trailing dot too),
+/// `127.0.0.0/8`, `[::1]` or an IPv4-mapped loopback address; a malformed authority does not.
 pub(crate) fn is_loopback(authority: &str) -> bool {
-    let name = host_name(authority);
+    let Some(host) = parsed_host(authority) else {
+        return false;
+    };
+    if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return v6.parse::<Ipv6Addr>().is_ok_and(|ip| {
+            ip.is_loopback() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        });
+    }
+    let name = host.strip_suffix('.').unwrap_or(host);
     name.eq_ignore_ascii_case("localhost")
-        || name
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+        || name.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Whether a request's `Host` (or HTTP/2 authority) may reach the endpoint of a service
-/// listening on loopback: a loopback name (`localhost`, `127.0.0.0/8`, `[::1]`, any port),
-/// or one of `allowed` (`host` for any port, `host:port` for that one; `*` allows every
-/// host). A web page that rebinds its own name to 127.0.0.1 sends its own name.
+/// listening on loopback: a loopback name (see [`is_loopback`]), or one of `allowed` (`host`
+/// for any port, `host:port` for that one; `*` allows every host). A malformed authority
+/// never passes but with `*`. A web page that rebinds its own name to 127.0.0.1 sends its
+/// own name.
 pub(crate) fn host_allowed(host: Option<&str>, allowed: &[String]) -> bool {
     let Some(host) = host else {
         return false;
     };
-    let name = host_name(host);
+    if allowed.iter().any(|a| a == "*") {
+        return true;
+    }
+    let Some(name) = parsed_host(host) else {
+        return false;
+    };
     is_loopback(host)
         || allowed
             .iter()
-            .any(|a| a == "*" || a.eq_ignore_ascii_case(host) || a.eq_ignore_ascii_case(name))
+            .any(|a| a.eq_ignore_ascii_case(host) || a.eq_ignore_ascii_case(name))
 }
 
 /// The body of a 403 for a host a loopback service does not answer.
@@ -151,6 +185,9 @@ mod tests {
             "https://evil.example",
             "null",
             "http://localhost.evil.example",
+            "x://localhost",
+            "://localhost",
+            "http://[::1].evil.com",
         ] {
             assert!(!check(bad, &[]), "{bad}");
         }
@@ -163,13 +200,31 @@ mod tests {
 
     #[test]
     fn loopback_hosts_pass_and_others_need_allowing() {
-        for ok in ["localhost:8080", "127.0.0.1", "[::1]:9", "127.9.9.9:80"] {
+        for ok in [
+            "localhost:8080",
+            "127.0.0.1",
+            "[::1]:9",
+            "127.9.9.9:80",
+            "localhost.",
+            "localhost.:8080",
+            "LOCALHOST",
+            "127.0.0.1.",
+            "[::ffff:127.0.0.1]",
+            "[::ffff:127.0.0.1]:80",
+        ] {
             assert!(host_allowed(Some(ok), &[]), "{ok}");
         }
         for bad in [
             "evil.example",
             "evil.example:8080",
             "localhost.evil.example",
+            "[::1].evil.com",
+            "[::1]evil.com:80",
+            "127.0.0.1:99999",
+            "localhost:abc",
+            "user@localhost",
+            "[::ffff:10.0.0.1]",
+            "",
         ] {
             assert!(!host_allowed(Some(bad), &[]), "{bad}");
         }
