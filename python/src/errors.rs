@@ -38,36 +38,38 @@ fn int(py: Python<'_>, value: u64) -> Py<PyAny> {
 
 /// `UnclosedStartMarker` for a start marker at `marker`, with the matches found before it.
 pub fn unclosed(py: Python<'_>, marker: Pos, matches: Bound<'_, PyList>) -> PyErr {
-    unclosed_with(py, marker, ("matches", matches.into_any().unbind()))
+    unclosed_with(py, marker, [("matches", matches.into_any().unbind())])
 }
 
 /// `UnclosedStartMarker` for a start marker at `marker` in row `row` of a column, whose text
 /// begins with `excerpt`.
 pub fn unclosed_in_row(py: Python<'_>, marker: Pos, row: usize, excerpt: &str) -> PyErr {
-    raise(
+    unclosed_with(
         py,
-        "UnclosedStartMarker",
-        "unclosed start marker",
-        &[
-            ("offset", int(py, marker.utf16)),
-            ("byte_offset", int(py, marker.byte)),
+        marker,
+        [
             ("row", int(py, row as u64)),
             ("excerpt", PyString::new(py, excerpt).into_any().unbind()),
         ],
     )
 }
 
-/// `UnclosedStartMarker` at `marker`, with one more attribute.
-fn unclosed_with(py: Python<'_>, marker: Pos, extra: (&str, Py<PyAny>)) -> PyErr {
+/// `UnclosedStartMarker` at `marker`, with more attributes.
+fn unclosed_with<const N: usize>(
+    py: Python<'_>,
+    marker: Pos,
+    extra: [(&str, Py<PyAny>); N],
+) -> PyErr {
+    let mut attributes = vec![
+        ("offset", int(py, marker.utf16)),
+        ("byte_offset", int(py, marker.byte)),
+    ];
+    attributes.extend(extra);
     raise(
         py,
         "UnclosedStartMarker",
         "unclosed start marker",
-        &[
-            ("offset", int(py, marker.utf16)),
-            ("byte_offset", int(py, marker.byte)),
-            extra,
-        ],
+        &attributes,
     )
 }
 

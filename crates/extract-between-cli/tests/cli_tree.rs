@@ -67,6 +67,15 @@ fn ours(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// ripgrep with `args` in `dir`, for comparison.
+fn run_rg(dir: &Path, args: &[&str]) -> Output {
+    Command::new("rg")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
 fn rg_available() -> bool {
     common::process::tool_available(
         Command::new("rg").arg("--version"),
@@ -105,11 +114,7 @@ fn check_selection(root: &Path, flags: &[&str], expected: &[&str]) {
         let mut rg = vec!["-l", "--fixed-strings", "<t>"];
         rg.extend_from_slice(flags);
         rg.push(".");
-        let out = Command::new("rg")
-            .args(&rg)
-            .current_dir(root)
-            .output()
-            .unwrap();
+        let out = run_rg(root, &rg);
         assert_eq!(sorted_lines(&out.stdout), want, "rg {rg:?} differs");
     }
 }
@@ -175,11 +180,10 @@ fn matches_are_printed_with_their_file_as_ripgrep_prints_them() {
         "./a/deep/two.html:a/deep/two.html\n./a/keep.txt:a/keep.txt\n./a/one.html:a/one.html\n./top.html:top.html\n"
     );
     if rg_available() {
-        let rg = Command::new("rg")
-            .args(["-o", "--sort", "path", "<t>(.*?)</t>", "-r", "$1", "."])
-            .current_dir(&root)
-            .output()
-            .unwrap();
+        let rg = run_rg(
+            &root,
+            &["-o", "--sort", "path", "<t>(.*?)</t>", "-r", "$1", "."],
+        );
         assert_eq!(String::from_utf8_lossy(&rg.stdout), got);
     }
     // The same lines on many threads, in some order.
@@ -335,11 +339,7 @@ fn counts_leave_out_files_without_a_match_unless_asked() {
             let mut rg = vec!["-c", "--fixed-strings", "</t>"];
             rg.extend_from_slice(flags);
             rg.push(".");
-            let theirs = Command::new("rg")
-                .args(&rg)
-                .current_dir(&root)
-                .output()
-                .unwrap();
+            let theirs = run_rg(&root, &rg);
             let ours_lines: Vec<String> = sorted_lines(&out.stdout)
                 .into_iter()
                 .map(|l| l.replace(":2", ":1"))
@@ -377,11 +377,7 @@ fn a_named_binary_file_prints_a_notice_as_ripgrep_does() {
         if rg_available() && !paths.contains(&"-a") {
             let mut rg = vec!["--fixed-strings", "<t>"];
             rg.extend_from_slice(paths);
-            let theirs = Command::new("rg")
-                .args(&rg)
-                .current_dir(&root)
-                .output()
-                .unwrap();
+            let theirs = run_rg(&root, &rg);
             let theirs = String::from_utf8_lossy(&theirs.stdout).into_owned();
             // rg prints lines, we print matches: the notices must be the same.
             let notices = |s: &str| {
@@ -456,11 +452,7 @@ fn text_in_other_encodings_reads_as_ripgrep_reads_it() {
         if rg_available() {
             let mut rg = flags.to_vec();
             rg.extend(["-o", "-r", "$1", "<t>(.*?)</t>", file]);
-            let theirs = Command::new("rg")
-                .args(&rg)
-                .current_dir(&root)
-                .output()
-                .unwrap();
+            let theirs = run_rg(&root, &rg);
             assert_eq!(String::from_utf8_lossy(&theirs.stdout), want, "rg {rg:?}");
         }
     }

@@ -37,13 +37,6 @@ impl Bar {
 
 pub(super) fn progress_bar(size: u64, forced: bool) -> Bar {
     let bar = ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::hidden());
-    let since = if forced {
-        Instant::now()
-            .checked_sub(SHOW_AFTER)
-            .unwrap_or_else(Instant::now)
-    } else {
-        Instant::now()
-    };
     let target = if forced && !io::stderr().is_terminal() {
         // indicatif draws nothing when stderr is not a terminal; `--progress` asks for it
         // anyway, so write one plain line a second instead of redrawing in place.
@@ -56,13 +49,18 @@ pub(super) fn progress_bar(size: u64, forced: bool) -> Bar {
     ) {
         bar.set_style(style);
     }
-    let mut bar = Bar {
-        bar,
-        since,
-        pending: Some(target),
+    // Asked for: shown at once; otherwise once the file has taken a second.
+    let pending = if forced {
+        bar.set_draw_target(target);
+        None
+    } else {
+        Some(target)
     };
-    bar.inc(0);
-    bar
+    Bar {
+        bar,
+        since: Instant::now(),
+        pending,
+    }
 }
 
 /// A "terminal" that cannot move the cursor: a redraw becomes a new stderr line, at most one
