@@ -22,12 +22,7 @@ use std::time::{Duration, Instant};
 /// The status of `GET path` on a new connection, or `None` when the server closed it
 /// without an answer.
 fn try_get(server: &Server, path: &str) -> Option<u16> {
-    let mut s = server.connect();
-    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
-        .ok()?;
-    let mut answer = String::new();
-    let _ = s.read_to_string(&mut answer);
-    answer.split_whitespace().nth(1)?.parse().ok()
+    common::http::status_of_get(server.addr, path)
 }
 
 #[test]
@@ -487,17 +482,8 @@ fn parsing_worst_case_bodies_stays_in_the_budget_and_the_probes_answer() {
                 ("/mcp".to_owned(), mcp.clone())
             };
             std::thread::spawn(move || {
-                let mut s = TcpStream::connect(addr).unwrap();
-                let head = format!(
-                    "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: text-extract-between\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                let _ = s
-                    .write_all(head.as_bytes())
-                    .and_then(|()| s.write_all(body.as_bytes()));
-                let mut answer = Vec::new();
-                let _ = s.read_to_end(&mut answer);
-                String::from_utf8_lossy(&answer[..answer.len().min(12)]).into_owned()
+                let headers = "Content-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: text-extract-between\r\n";
+                common::http::post_status_line(addr, &path, headers, body.as_bytes())
             })
         })
         .collect();

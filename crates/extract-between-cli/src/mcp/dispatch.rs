@@ -140,17 +140,36 @@ impl<'de> Deserialize<'de> for Meta {
     }
 }
 
-/// Handles what arrived: one message, or a batch where the protocol has them.
-pub(crate) fn handle(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
+/// Room for an answer as it grows: asked for each addition, in bytes, before it is made;
+/// `false` refuses it. The HTTP service counts it against its memory budget.
+pub(crate) type Room<'a> = &'a mut dyn FnMut(usize) -> bool;
+
+/// A batch's answers grew past the room they were given; the batch is dropped unanswered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OverBudget;
+
+/// Handles what arrived: one message, or a batch where the protocol has them. A batch's
+/// answer asks `room` for every byte it takes as it grows.
+pub(crate) fn handle(
+    session: &mut Session,
+    bytes: &[u8],
+    transport: Transport<'_>,
+    room: Room<'_>,
+) -> Result<Answer, OverBudget> {
     if bytes.trim_ascii_start().starts_with(b"[") {
-        return batch(session, bytes, transport);
+        return batch(session, bytes, transport, room);
     }
-    handle_one(session, bytes, transport)
+    Ok(handle_one(session, bytes, transport))
 }
 
 /// A batch: answered message by message, the answers in one array (none when every message
 /// was a notification), in the version that has batches; refused in every other.
-fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
+fn batch(
+    session: &mut Session,
+    bytes: &[u8],
+    transport: Transport<'_>,
+    room: Room<'_>,
+) -> Result<Answer, OverBudget> {
     let version = match transport {
         Transport::Http(headers) => headers
             .protocol_version
@@ -163,9 +182,9 @@ fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answe
     let refuse =
         |message: String| Answer::error(None, &ErrorData::invalid_request(message, None), 400);
     if version != BATCH_VERSION.as_str() {
-        return refuse(format!(
+        return Ok(refuse(format!(
             "batches are part of protocol {BATCH_VERSION} only (this exchange speaks {version}): send one message at a time"
-        ));
+        )));
     }
     let messages: Vec<&RawValue> = match std::str::from_utf8(bytes)
         .ok()
@@ -173,33 +192,74 @@ fn batch(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answe
     {
         Some(messages) => messages,
         // Not JSON after all: the single-message path says why.
-        None => return handle_one(session, bytes, transport),
+        None => return Ok(handle_one(session, bytes, transport)),
     };
     if messages.is_empty() {
-        return refuse("an empty batch".into());
+        return Ok(refuse("an empty batch".into()));
     }
     let mut refused = false;
-    let answers: Vec<String> = messages
-        .iter()
-        .filter_map(|m| {
-            let one = if m.get().starts_with('[') {
-                let e = ErrorData::invalid_request("a batch cannot hold a batch", None);
-                Answer::error(None, &e, 400)
-            } else {
-                handle_one(session, m.get().as_bytes(), transport)
-            };
-            // A message the transport refuses (not JSON-RPC, bad params) makes the batch
-            // a bad request, as it makes a message alone one; the array says which.
-            refused |= one.http_status == 400;
-            one.body
-        })
-        .collect();
-    if answers.is_empty() {
-        return Answer::none();
+    let mut answers = Answers::new(room);
+    for m in messages {
+        let one = if m.get().starts_with('[') {
+            let e = ErrorData::invalid_request("a batch cannot hold a batch", None);
+            Answer::error(None, &e, 400)
+        } else {
+            handle_one(session, m.get().as_bytes(), transport)
+        };
+        // A message the transport refuses (not JSON-RPC, bad params) makes the batch
+        // a bad request, as it makes a message alone one; the array says which.
+        refused |= one.http_status == 400;
+        if let Some(body) = one.body {
+            answers.push(&body)?;
+        }
     }
-    Answer {
-        body: Some(format!("[{}]", answers.join(","))),
-        http_status: if refused { 400 } else { 200 },
+    Ok(match answers.finish() {
+        None => Answer::none(),
+        Some(body) => Answer {
+            body: Some(body),
+            http_status: if refused { 400 } else { 200 },
+        },
+    })
+}
+
+/// A batch's answer array, written as its answers come, each byte of room asked for before
+/// the text takes it (growth doubles, as a `String`'s would, so the room asked is the
+/// memory held).
+struct Answers<'r> {
+    text: String,
+    room: Room<'r>,
+}
+
+impl<'r> Answers<'r> {
+    fn new(room: Room<'r>) -> Self {
+        Answers {
+            text: String::new(),
+            room,
+        }
+    }
+
+    fn push(&mut self, answer: &str) -> Result<(), OverBudget> {
+        let needed = self.text.len() + 1 + answer.len() + 1;
+        if needed > self.text.capacity() {
+            let grown = needed.max(2 * self.text.capacity()).max(256);
+            if !(self.room)(grown - self.text.capacity()) {
+                return Err(OverBudget);
+            }
+            self.text.reserve_exact(grown - self.text.len());
+        }
+        self.text.push(if self.text.is_empty() { '[' } else { ',' });
+        self.text.push_str(answer);
+        Ok(())
+    }
+
+    /// The array, or `None` when nothing was pushed.
+    fn finish(mut self) -> Option<String> {
+        if self.text.is_empty() {
+            return None;
+        }
+        // `push` kept room for the bracket.
+        self.text.push(']');
+        Some(self.text)
     }
 }
 

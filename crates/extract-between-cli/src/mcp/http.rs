@@ -2,7 +2,8 @@
 //! the MCP request headers handed to the dispatcher (`Mcp-Name` decoded from its base64
 //! form). The route itself, with the service's limits, is `server::mcp`.
 
-use super::dispatch::{self, Answer, HttpHeaders, Session, Transport};
+pub(crate) use super::dispatch::OverBudget;
+use super::dispatch::{self, Answer, HttpHeaders, Room, Session, Transport};
 use super::rpc;
 use axum::http::HeaderMap;
 use axum::http::uri::Authority;
@@ -115,8 +116,13 @@ pub(crate) fn refusal(message: &str) -> String {
     rpc::error(None, &ErrorData::invalid_request(message.to_owned(), None))
 }
 
-/// Answers one POSTed message.
-pub(crate) fn handle(headers: &HeaderMap, body: &[u8]) -> Answer {
+/// Answers one POSTed message (or batch, whose answer asks `room` for its bytes as it
+/// grows).
+pub(crate) fn handle(
+    headers: &HeaderMap,
+    body: &[u8],
+    room: Room<'_>,
+) -> Result<Answer, OverBudget> {
     let text = |name: &str| {
         headers
             .get(name)
@@ -130,10 +136,10 @@ pub(crate) fn handle(headers: &HeaderMap, body: &[u8]) -> Answer {
                     "the Mcp-Name header's =?base64?…?= value is not base64 of UTF-8",
                     None,
                 );
-                return Answer {
+                return Ok(Answer {
                     body: Some(rpc::error(None, &e)),
                     http_status: 400,
-                };
+                });
             }
         },
         None => None,
@@ -144,7 +150,12 @@ pub(crate) fn handle(headers: &HeaderMap, body: &[u8]) -> Answer {
         name,
     };
     // No sessions over HTTP: every request stands alone.
-    dispatch::handle(&mut Session::default(), body, Transport::Http(&headers))
+    dispatch::handle(
+        &mut Session::default(),
+        body,
+        Transport::Http(&headers),
+        room,
+    )
 }
 
 /// A header value in the `=?base64?…?=` form decoded; other values as they are.

@@ -2,7 +2,7 @@
 //! nothing else on stdout. Lines are bounded like execute bodies: a longer one is read to
 //! its end and dropped, and answered with an error; the server keeps serving.
 
-use super::dispatch::{self, Session, Transport};
+use super::dispatch::{self, OverBudget, Session, Transport};
 use super::rpc;
 use rmcp::model::ErrorData;
 use std::io::{self, BufRead, Write};
@@ -43,7 +43,14 @@ pub fn serve_stdio(mut input: impl BufRead, mut output: impl Write) -> io::Resul
             if message.is_empty() {
                 None
             } else {
-                dispatch::handle(&mut session, message, Transport::Stdio).body
+                // One client, whose own messages these are: its batches answer whole.
+                match dispatch::handle(&mut session, message, Transport::Stdio, &mut |_| true) {
+                    Ok(answer) => answer.body,
+                    Err(OverBudget) => {
+                        let e = ErrorData::internal_error("the batch's answer is too large", None);
+                        Some(rpc::error(None, &e))
+                    }
+                }
             }
         };
         if let Some(answer) = answer {

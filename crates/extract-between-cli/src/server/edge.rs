@@ -32,7 +32,7 @@ pub(super) async fn edge(
         Some(refused) => refused,
         None => next.run(req).instrument(span.clone()).await,
     };
-    observation.answered(response.status());
+    observation.answered(&response);
     if let Some((method, path)) = logged {
         let _entered = span.enter();
         tracing::debug!(%method, path, status = response.status().as_u16(), "answered");

@@ -1,17 +1,19 @@
 //! `/mcp`: the MCP Streamable HTTP endpoint, under the service's limits. The `Origin`
 //! check comes first (a foreign origin gets 403), then the body as the execute route reads
-//! it (size, `--body-timeout`, the memory budget), a run slot, and [`crate::mcp`]'s answer.
+//! it (size, `--body-timeout`, the memory budget), a run slot, and [`crate::mcp`]'s answer,
+//! a batch's answer taking the memory budget as it grows.
 //! Tokens are checked by the edge like every other route's. GET (no server-initiated
 //! stream) and DELETE (no sessions) get the router's 405, with `Allow: POST`.
 
 use super::body::read_body;
 use super::error::{ApiError, json_response};
-use super::state::AppState;
-use crate::mcp::http as mcp_http;
+use super::state::{AppState, overloaded};
+use crate::mcp::http::{self as mcp_http, OverBudget};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
+use tokio::sync::OwnedSemaphorePermit;
 
 pub(super) async fn post(
     State(state): State<AppState>,
@@ -39,9 +41,17 @@ pub(super) async fn post(
         Ok(slot) => slot,
         Err(refused) => return as_rpc_error(&refused),
     };
-    let run = state.run_parse(bytes.len(), move || mcp_http::handle(&headers, &bytes));
-    let answer = match run.await {
-        Ok(answer) => answer,
+    let budget = state.clone();
+    let run = state.run_parse(bytes.len(), move || {
+        // A batch's answer takes the budget as it grows, so it is refused before it is
+        // built past the budget, not after.
+        let mut held = Held::default();
+        let answer = mcp_http::handle(&headers, &bytes, &mut |n| held.take(&budget, n));
+        (answer, held)
+    });
+    let (answer, held) = match run.await {
+        Ok((Ok(answer), held)) => (answer, held),
+        Ok((Err(OverBudget), _)) => return as_rpc_error(&batch_over_budget()),
         Err(refused) => return as_rpc_error(&refused),
     };
     drop(permits);
@@ -49,7 +59,7 @@ pub(super) async fn post(
     let Some(text) = answer.body else {
         return StatusCode::ACCEPTED.into_response();
     };
-    match state.budgeted_body(text) {
+    match state.budgeted_body_holding(text, held.0) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Err(refused) => as_rpc_error(&refused),
     }
@@ -60,4 +70,29 @@ pub(super) async fn post(
 /// answer it can parse.
 fn as_rpc_error(refused: &ApiError) -> Response {
     json_response(refused.status(), mcp_http::refusal(&refused.message))
+}
+
+/// The budget a batch's answer took while it grew.
+#[derive(Default)]
+struct Held(Option<OwnedSemaphorePermit>);
+
+impl Held {
+    /// Takes `n` more bytes of `state`'s budget; `false` when they are not there.
+    fn take(&mut self, state: &AppState, n: usize) -> bool {
+        let Ok(more) = state.reserve(n) else {
+            return false;
+        };
+        match &mut self.0 {
+            Some(held) => held.merge(more),
+            None => self.0 = Some(more),
+        }
+        true
+    }
+}
+
+/// The 503 of a batch whose answers would pass the memory budget.
+fn batch_over_budget() -> ApiError {
+    overloaded(
+        "the batch's answers would pass the memory budget (--max-memory-mib); send fewer messages at once, or retry shortly",
+    )
 }

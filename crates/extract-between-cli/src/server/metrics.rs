@@ -2,7 +2,8 @@
 //! project's own Rust client: typed label sets, no global registry, no default features to
 //! trim). Counters are atomics; a request costs two label look-ups under a read lock.
 //!
-//! Series: `extract_between_http_requests_total{route,method,status}`,
+//! Series: `extract_between_http_requests_total{route,method,status}` (499 for a client
+//! that went away before its answer ended),
 //! `extract_between_http_request_duration_seconds{route}` (to the answer's head; a stream
 //! upload goes on after it), `extract_between_http_requests_in_flight`,
 //! `extract_between_scanned_bytes_total{route}`, `extract_between_matches_total{route}`,
@@ -348,7 +349,8 @@ fn rejection(route: &str, status: StatusCode) -> Option<Rejection> {
 }
 
 /// A request being counted: its labels, when it began, and its place in the in-flight
-/// gauge (given back on drop too: a client that goes away mid-request ends the future).
+/// gauge (given back on drop too: a client that goes away mid-request ends the future, and
+/// the request is counted as [`CLIENT_CLOSED`]).
 pub(super) struct Observation<'a> {
     metrics: &'a Metrics,
     /// The route's place in `route_durations`.
@@ -356,6 +358,8 @@ pub(super) struct Observation<'a> {
     route: &'static str,
     method: &'static str,
     began: Instant,
+    /// Whether the answer's head went out (and the request was counted, or its body will).
+    answered: bool,
 }
 
 impl Metrics {
@@ -369,19 +373,32 @@ impl Metrics {
             route,
             method: method_label(req.method()),
             began: Instant::now(),
+            answered: false,
         }
     }
 }
 
+/// Marks a response whose body counts the request itself when it ends (a stream upload:
+/// its head says 200 before the upload has arrived, and a client may still abandon it).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CountedAtEnd;
+
+/// The status counted for a request whose client went away before its answer ended
+/// (nginx's "client closed request").
+pub(super) const CLIENT_CLOSED: u16 = 499;
+
 impl Observation<'_> {
-    /// Counts the answer's status and how long it took.
-    pub(super) fn answered(self, status: StatusCode) {
+    /// Counts how long the answer's head took and, unless its body counts itself
+    /// ([`CountedAtEnd`]), its status.
+    pub(super) fn answered<B>(mut self, response: &axum::http::Response<B>) {
+        self.answered = true;
         let Observation {
             metrics,
             slot,
             route,
             method,
             began,
+            ..
         } = self;
         metrics.route_durations[slot]
             .get_or_init(|| {
@@ -390,22 +407,36 @@ impl Observation<'_> {
                     .get_or_create_owned(&RouteLabels { route })
             })
             .observe(began.elapsed().as_secs_f64());
-        metrics
-            .requests
-            .get_or_create(&RequestLabels {
-                route,
-                method,
-                status: status.as_u16(),
-            })
-            .inc();
+        if response.extensions().get::<CountedAtEnd>().is_some() {
+            return;
+        }
+        let status = response.status();
+        metrics.count_request(route, method, status.as_u16());
         if let Some(why) = rejection(route, status) {
             metrics.reject(why);
         }
     }
 }
 
+impl Metrics {
+    /// Counts a request answered with `status` on `route`.
+    pub(super) fn count_request(&self, route: &'static str, method: &'static str, status: u16) {
+        self.requests
+            .get_or_create(&RequestLabels {
+                route,
+                method,
+                status,
+            })
+            .inc();
+    }
+}
+
 impl Drop for Observation<'_> {
     fn drop(&mut self) {
         self.metrics.in_flight.dec();
+        if !self.answered {
+            self.metrics
+                .count_request(self.route, self.method, CLIENT_CLOSED);
+        }
     }
 }

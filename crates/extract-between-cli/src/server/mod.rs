@@ -66,6 +66,10 @@ use tokio::net::TcpListener;
 /// the runtime's own).
 const RESERVED_FDS: u64 = 64;
 
+/// Connections the `--metrics-listen` port keeps open at once: a scraper or two, and room
+/// for a curl beside them. Their descriptors come out of the main port's share.
+const METRICS_CONNECTIONS: usize = 8;
+
 /// Runs the service until SIGTERM or Ctrl-C; the CLI's `serve` subcommand.
 ///
 /// ```no_run
@@ -159,7 +163,13 @@ fn fit_open_files(config: &mut ServerConfig) {
             return;
         }
     };
-    let room = usize::try_from(limit.saturating_sub(RESERVED_FDS).max(1)).unwrap_or(usize::MAX);
+    let scrapers = if config.metrics_listen.is_some() {
+        METRICS_CONNECTIONS as u64
+    } else {
+        0
+    };
+    let room =
+        usize::try_from(limit.saturating_sub(RESERVED_FDS + scrapers).max(1)).unwrap_or(usize::MAX);
     if config.max_connections > room {
         tracing::warn!(
             max_connections = room,
@@ -233,10 +243,26 @@ impl Prepared {
             );
         };
         let deadline = std::sync::Arc::clone(&state.deadline);
-        // The scraper's listener lives as long as the service does.
+        // The scraper's listener lives as long as the service does, under the main port's
+        // deadlines and a cap of its own, so that idle sockets there cannot take the
+        // descriptors the main port needs.
         let scraper = metrics_listener.map(|l| {
             let app = routes::metrics_router(state.clone());
-            AbortOnDrop(tokio::spawn(async move { axum::serve(l, app).await }))
+            let limits = conn::ConnLimits {
+                max_connections: METRICS_CONNECTIONS,
+                ..limits
+            };
+            let metrics = std::sync::Arc::clone(&state.metrics);
+            AbortOnDrop(tokio::spawn(async move {
+                // Never draining: scrapes go on until the process ends.
+                let (_steady, never) = tokio::sync::watch::channel(false);
+                let finish = conn::Finish {
+                    timeout: Duration::ZERO,
+                    deadline: std::sync::Arc::default(),
+                };
+                let forever = std::future::pending();
+                conn::accept_loop(l, app, limits, metrics, never, forever, finish).await
+            }))
         });
         let app = routes::router(state);
         let finish = conn::Finish {

@@ -136,7 +136,21 @@ impl AppState {
     /// written (or dropped) them, not only until the handler returns: an answer a client does
     /// not read is still memory.
     pub(super) fn budgeted_body(&self, body: String) -> Result<Body, ApiError> {
-        let permit = self.reserve(body.len())?;
+        self.budgeted_body_holding(body, None)
+    }
+
+    /// [`Self::budgeted_body`] for an answer that took `held` of the budget while it was
+    /// built; only what it takes beyond that is reserved now.
+    pub(super) fn budgeted_body_holding(
+        &self,
+        body: String,
+        held: Option<OwnedSemaphorePermit>,
+    ) -> Result<Body, ApiError> {
+        let had = held.as_ref().map_or(0, |p| p.num_permits());
+        let mut permit = self.reserve(body.len().saturating_sub(had))?;
+        if let Some(held) = held {
+            permit.merge(held);
+        }
         Ok(Body::from(Bytes::from_owner(Budgeted {
             body,
             _permit: permit,

@@ -2,11 +2,12 @@
 //! — a line per match as it is found, then a summary or an error line.
 
 use super::error::{ApiError, ErrorCode};
-use super::metrics::{Metrics, Rejection};
+use super::metrics::{CLIENT_CLOSED, CountedAtEnd, Metrics, Rejection};
 use super::paths::STREAM_PATH;
 use super::protocol::unsupported_encoding;
 use super::query::parse_stream_query;
 use super::state::AppState;
+use axum::Extension;
 use axum::body::{Body, Bytes};
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -69,6 +70,7 @@ pub(super) async fn stream_upload(
         matched,
         counted: 0,
         metrics: Arc::clone(&state.metrics),
+        ended: None,
     };
     (
         StatusCode::OK,
@@ -76,6 +78,8 @@ pub(super) async fn stream_upload(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/x-ndjson"),
         )],
+        // The head's 200 says nothing yet of how the upload ends: the body counts it.
+        Extension(CountedAtEnd),
         Body::from_stream(body),
     )
         .into_response()
@@ -179,6 +183,17 @@ struct Ndjson<S> {
     matched: Counter,
     counted: u64,
     metrics: Arc<Metrics>,
+    /// The status the request is counted with once the answer's last line is written: 200
+    /// for the card's outcome, 408 an idle upload, 499 an upload the client broke off, 503
+    /// one the shutdown cut. An answer dropped before it is counts as 499.
+    ended: Option<u16>,
+}
+
+impl<S> Drop for Ndjson<S> {
+    fn drop(&mut self) {
+        let status = self.ended.unwrap_or(CLIENT_CLOSED);
+        self.metrics.count_request(STREAM_PATH, "POST", status);
+    }
 }
 
 struct Line {
@@ -259,15 +274,22 @@ where
                 }
                 Poll::Ready(Some(Err(e))) => {
                     this.done = true;
-                    if matches!(e, StreamError::Upstream(UploadError::Idle(_))) {
-                        this.metrics.reject(Rejection::Timeout);
-                    }
+                    this.ended = Some(match &e {
+                        StreamError::Upstream(UploadError::Idle(_)) => {
+                            this.metrics.reject(Rejection::Timeout);
+                            408
+                        }
+                        StreamError::Upstream(UploadError::Read(_)) => CLIENT_CLOSED,
+                        StreamError::Upstream(UploadError::ShuttingDown) => 503,
+                        StreamError::Scan(_) | StreamError::MatchTooLarge { .. } => 200,
+                    });
                     out.extend_from_slice(stream_error_line(&e).as_bytes());
                     out.push(b'\n');
                     return Poll::Ready(Some(Ok(Bytes::from(out))));
                 }
                 Poll::Ready(None) => {
                     this.done = true;
+                    this.ended = Some(200);
                     let summary = format!(
                         "{{\"done\":true,\"matches\":{},\"truncated\":{}}}\n",
                         this.matches.delivered(),

@@ -169,6 +169,36 @@ pub fn request(
     read_response(&mut BufReader::new(s))
 }
 
+/// The status of `GET path` on a new connection to `addr`, or `None` when the server
+/// closed it (or refused it) without an answer.
+pub fn status_of_get(addr: SocketAddr, path: &str) -> Option<u16> {
+    let mut s = TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
+        .ok()?;
+    let mut answer = String::new();
+    let _ = std::io::Read::read_to_string(&mut s, &mut answer);
+    answer.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// POSTs `body` to `path` on a connection of its own, with `headers` (each line ending in
+/// CRLF) besides Host and Content-Length, and answers the status line's first 12 bytes
+/// (`HTTP/1.1 200`), empty when the server closed without an answer. Hard to break: a reset
+/// while writing is no failure.
+pub fn post_status_line(addr: SocketAddr, path: &str, headers: &str, body: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = s
+        .write_all(head.as_bytes())
+        .and_then(|()| s.write_all(body));
+    let mut answer = Vec::new();
+    let _ = std::io::Read::read_to_end(&mut s, &mut answer);
+    String::from_utf8_lossy(&answer[..answer.len().min(12)]).into_owned()
+}
+
 /// Sends `bytes` exactly as they are on a new connection to `addr`, and reads the answer.
 pub fn raw_exchange(addr: SocketAddr, bytes: &[u8]) -> Response {
     let mut s = TcpStream::connect(addr).unwrap();
