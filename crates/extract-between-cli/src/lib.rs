@@ -17,8 +17,7 @@ pub mod cli;
 pub mod mcp;
 pub mod server;
 
-/// The workspace README's Rust example, run as a doctest here (`README.md` of this crate is
-/// a link to it, packaged as a copy): the library crate's package holds no workspace README.
+/// This crate's README (what crates.io shows), its Rust example run as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
-pub struct WorkspaceReadmeDoctests;
+pub struct ReadmeDoctests;

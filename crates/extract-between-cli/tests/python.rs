@@ -9,6 +9,10 @@
 //! The interpreter is `EXTRACT_BETWEEN_PYTHON` (default `python3`); where it cannot make a
 //! venv the test is skipped, unless `EXTRACT_BETWEEN_REQUIRE_PYTHON` is set (`.ci/run` sets
 //! it), which makes that a failure. The venv lives in cargo's target directory and is reused.
+//!
+//! With `EXTRACT_BETWEEN_PYTHON_WHEEL` naming a built wheel (`scripts/dist.sh`'s, as `.ci/run`
+//! does), that wheel is what is installed and tested, with no `cargo` or `rustc` on the
+//! `PATH`: the package as a user gets it from an index.
 
 mod common;
 
@@ -58,11 +62,14 @@ fn venv() -> Option<PathBuf> {
     Some(bin)
 }
 
-/// `PATH` with the venv's `bin` first, as `activate` sets it.
-fn activated_path(python: &Path) -> std::ffi::OsString {
+/// `PATH` with the venv's `bin` first, as `activate` sets it; `without_rust` leaves out every
+/// folder holding `cargo` or `rustc`.
+fn activated_path(python: &Path, without_rust: bool) -> std::ffi::OsString {
     let bin = python.parent().map(Path::to_path_buf).unwrap_or_default();
     let rest = std::env::var_os("PATH").unwrap_or_default();
-    std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&rest))).unwrap_or(rest)
+    let kept = std::env::split_paths(&rest)
+        .filter(|dir| !without_rust || !(dir.join("cargo").exists() || dir.join("rustc").exists()));
+    std::env::join_paths(std::iter::once(bin).chain(kept)).unwrap_or(rest)
 }
 
 #[test]
@@ -71,16 +78,47 @@ fn the_python_package_installs_and_its_suite_passes() {
         return;
     };
     let package = Path::new(WORKSPACE).join("python");
-    let path = activated_path(&python);
+    let wheel = std::env::var("EXTRACT_BETWEEN_PYTHON_WHEEL").ok();
+    let path = activated_path(&python, wheel.is_some());
     // As a user runs it in an activated venv: the build backend comes from PyPI; the extras
     // bring the test tools, the column engines (pyarrow, polars, pandas, DuckDB) and pyspark.
-    run(
-        "pip install ./python[test,spark]",
-        Command::new(&python)
-            .args(["-m", "pip", "install", "-q", "./python[test,spark]"])
-            .env("PATH", activated_path(&python))
-            .current_dir(WORKSPACE),
-    );
+    match &wheel {
+        None => run(
+            "pip install ./python[test,spark]",
+            Command::new(&python)
+                .args(["-m", "pip", "install", "-q", "./python[test,spark]"])
+                .env("PATH", &path)
+                .current_dir(WORKSPACE),
+        ),
+        Some(wheel) => {
+            let with_extras = format!("{wheel}[test,spark]");
+            run(
+                &format!("pip install {with_extras}"),
+                Command::new(&python)
+                    .args(["-m", "pip", "install", "-q", &with_extras])
+                    .env("PATH", &path)
+                    .current_dir(WORKSPACE),
+            );
+            // The venv is reused: a build of the same version installed before is replaced.
+            run(
+                "pip install --force-reinstall --no-deps (the wheel)",
+                Command::new(&python)
+                    .args(["-m", "pip", "install", "-q", "--force-reinstall", "--no-deps"])
+                    .arg(wheel)
+                    .env("PATH", &path)
+                    .current_dir(WORKSPACE),
+            );
+            run(
+                "no Rust on the PATH",
+                Command::new(&python)
+                    .args([
+                        "-c",
+                        "import shutil; assert shutil.which('cargo') is None and shutil.which('rustc') is None",
+                    ])
+                    .env("PATH", &path),
+            );
+        }
+    }
     // From a directory without the source tree, so the installed package is what runs.
     let outside = Path::new(env!("CARGO_TARGET_TMPDIR"));
     run(

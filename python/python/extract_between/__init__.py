@@ -17,7 +17,15 @@ right and without overlap, with the semantics of the tool card ``text-extract-be
 >>> import extract_between as eb
 >>> eb.extract("pre[one]mid[two]post", "[", "]").matches
 ['one', 'two']
+
+``__version__`` is the installed distribution's version, the same as the Rust crates':
+
+>>> import importlib.metadata
+>>> eb.__version__ == importlib.metadata.version("extract-between")
+True
 """
+
+from importlib.metadata import version as _distribution_version
 
 from ._aio import afinditer
 from ._columns import extract_all, extract_first
@@ -36,6 +44,8 @@ from ._native import (
     finditer,
     run_json,
 )
+
+__version__: str = _distribution_version("extract-between")
 
 __all__ = [
     "DEFAULT_MAX_MATCH_BYTES",

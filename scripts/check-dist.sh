@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Checks what scripts/dist.sh built into dist/ (or $DIST_DIR) as a user meets it:
+#
+#   wheel   manylinux_2_17 or older by auditwheel, under 15 MB, the licenses in its
+#           dist-info; installed into a fresh venv whose PATH has no cargo or rustc, it
+#           imports and answers (the package's whole suite runs against it in cargo test
+#           when EXTRACT_BETWEEN_PYTHON_WHEEL names it, as .ci/run does)
+#   sdist   builds into a wheel from its own contents alone, which installs and answers
+#   deb     unpacked into a throwaway root (never the machine's /usr): the binary runs, the
+#           man page renders, the completions load, the licenses are there
+#   crates  each holds both licenses and its README; the CLI's README links only absolutely
+#   archive its checksum matches; unpacked, the binary runs and the man page and
+#           completions are beside it
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dist="${DIST_DIR:-dist}"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+fail() {
+  echo "check-dist: $*" >&2
+  exit 1
+}
+# The one file of dist/ matching a pattern.
+only() {
+  local found=("$dist"/$1)
+  [ ${#found[@]} -eq 1 ] && [ -f "${found[0]}" ] || fail "expected one $1 in $dist, found: ${found[*]}"
+  echo "${found[0]}"
+}
+version="$(cargo metadata --locked --no-deps --format-version 1 |
+  python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "extract-between-cli"))')"
+wheel="$(only "extract_between-$version-cp39-abi3-*.whl")"
+sdist="$(only "extract_between-$version.tar.gz")"
+deb="$(only "extract-between_${version}-1_*.deb")"
+
+# A PATH without Rust: the system's folders, none holding cargo or rustc.
+no_rust_path="/usr/local/bin:/usr/bin:/bin"
+for tool in cargo rustc; do
+  if PATH="$no_rust_path" command -v "$tool" >/dev/null 2>&1; then
+    fail "$tool is in $no_rust_path: the wheel cannot be checked without Rust here"
+  fi
+done
+
+# Installs a built package into a fresh venv on the Rust-less PATH, and asks it a question.
+answers() {
+  local package="$1" venv="$scratch/venv-$2"
+  python3 -m venv "$venv"
+  PATH="$venv/bin:$no_rust_path" "$venv/bin/pip" install -q "$package"
+  PATH="$venv/bin:$no_rust_path" "$venv/bin/python" - "$version" <<'PY'
+import shutil, sys
+assert shutil.which("cargo") is None and shutil.which("rustc") is None
+import extract_between as eb
+assert eb.__version__ == sys.argv[1], eb.__version__
+assert eb.extract("pre[one]mid[two]post", "[", "]").matches == ["one", "two"]
+print("extract_between", eb.__version__, "from", eb.__file__)
+PY
+}
+
+echo "== wheel: $wheel"
+python3 -m venv "$scratch/audit"
+"$scratch/audit/bin/pip" install -q 'auditwheel>=6'
+policy="$("$scratch/audit/bin/auditwheel" show "$wheel" | tr -d '\n' |
+  sed -n 's/.*consistent with the following platform tag: *"\([^"]*\)".*/\1/p')"
+echo "auditwheel: $policy"
+case "$policy" in
+  manylinux_2_5_* | manylinux_2_12_* | manylinux_2_17_* | manylinux1_* | manylinux2010_* | manylinux2014_*) ;;
+  *) fail "the wheel's policy is '$policy', not manylinux_2_17 or older" ;;
+esac
+size="$(stat -c %s "$wheel")"
+echo "size: $size bytes"
+[ "$size" -lt $((15 * 1024 * 1024)) ] || fail "the wheel is $size bytes, over 15 MB"
+# Listings go to files first: `grep -q` leaving a pipe early would fail it under pipefail.
+unzip -l "$wheel" >"$scratch/wheel-files"
+for license in LICENSE-MIT LICENSE-APACHE; do
+  grep -q "extract_between-$version.dist-info/licenses/$license" "$scratch/wheel-files" ||
+    fail "the wheel's dist-info holds no $license"
+done
+answers "$wheel" wheel
+
+echo "== sdist: $sdist"
+# Built as pip builds it (maturin from PyPI in an isolated environment); cargo's dev profile,
+# since what is checked is that the sources are complete, not their speed.
+python3 -m venv "$scratch/builder"
+MATURIN_PEP517_ARGS="--profile dev" "$scratch/builder/bin/pip" wheel -q --no-deps "$sdist" -w "$scratch/from-sdist"
+answers "$(ls "$scratch"/from-sdist/extract_between-*.whl)" sdist
+
+echo "== deb: $deb"
+dpkg-deb -c "$deb" | awk '{print $NF}' >"$scratch/deb-files"
+for path in ./usr/bin/extract-between ./usr/share/man/man1/extract-between.1.gz \
+  ./usr/share/bash-completion/completions/extract-between \
+  ./usr/share/zsh/vendor-completions/_extract-between \
+  ./usr/share/fish/vendor_completions.d/extract-between.fish \
+  ./usr/share/doc/extract-between/LICENSE-MIT ./usr/share/doc/extract-between/LICENSE-APACHE \
+  ./usr/share/doc/extract-between/copyright ./usr/share/doc/extract-between/README.md; do
+  grep -qx "$path" "$scratch/deb-files" || fail "the .deb does not hold $path"
+done
+root="$scratch/root"
+dpkg-deb -x "$deb" "$root"
+[[ "$("$root/usr/bin/extract-between" --version)" == *"$version"* ]] || fail "--version does not say $version"
+[ "$(printf 'pre[one]mid[two]post' | "$root/usr/bin/extract-between" -s '[' -e ']')" = "$(printf 'one\ntwo')" ] ||
+  fail "the packaged binary does not extract"
+MANPAGER=cat MANWIDTH=80 man -l "$root/usr/share/man/man1/extract-between.1.gz" >"$scratch/man.txt" 2>/dev/null
+grep -q -- '--max-matches' "$scratch/man.txt" || fail "the man page does not render with man -l"
+bash -c "source '$root/usr/share/bash-completion/completions/extract-between' && complete -p extract-between" >/dev/null ||
+  fail "the bash completion does not load"
+if command -v zsh >/dev/null 2>&1; then zsh -n "$root/usr/share/zsh/vendor-completions/_extract-between"; fi
+if command -v fish >/dev/null 2>&1; then fish -n "$root/usr/share/fish/vendor_completions.d/extract-between.fish"; fi
+
+echo "== crates"
+for crate in extract-between extract-between-cli; do
+  file="$dist/$crate-$version.crate"
+  [ -f "$file" ] || fail "no $file"
+  tar tzf "$file" >"$scratch/crate-files"
+  for member in LICENSE-MIT LICENSE-APACHE README.md; do
+    grep -qx "$crate-$version/$member" "$scratch/crate-files" || fail "$file holds no $member"
+  done
+done
+# crates.io shows the README away from the repository: a relative link would lead nowhere.
+tar xzf "$dist/extract-between-cli-$version.crate" -C "$scratch" "extract-between-cli-$version/README.md"
+python3 - "$scratch/extract-between-cli-$version/README.md" <<'PY'
+import re, sys
+text = re.sub(r"```.*?```", "", open(sys.argv[1], encoding="utf-8").read(), flags=re.S)
+relative = [t for t in re.findall(r"\]\(([^)\s]+)", text) if not re.match(r"^(https?:|#)", t)]
+if relative:
+    sys.exit(f"check-dist: the CLI crate's README links relatively: {relative}")
+PY
+host="$(rustc -vV | sed -n 's/^host: //p')"
+archive="$(only "extract-between-$version-$host.tar.gz")"
+echo "== archive: $archive"
+(cd "$dist" && sha256sum -c "$(basename "$archive").sha256")
+tar xzf "$archive" -C "$scratch"
+unpacked="$scratch/extract-between-$version-$host"
+[[ "$("$unpacked/extract-between" --version)" == *"$version"* ]] || fail "the archive's binary does not run"
+for member in LICENSE-MIT LICENSE-APACHE README.md extract-between.1.gz complete/extract-between.bash \
+  complete/_extract-between complete/extract-between.fish complete/_extract-between.ps1; do
+  [ -f "$unpacked/$member" ] || fail "the archive holds no $member"
+done
+echo "== dist: every artifact checked"

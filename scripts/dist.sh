@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Builds what a release publishes into dist/ (or $DIST_DIR), on Linux x86-64:
+#
+#   wheel   the Python package: abi3 (CPython 3.9+), manylinux2014 (glibc 2.17), built with
+#           maturin and zig, stripped
+#   sdist   the Python package's source, which builds into the same package
+#   crates  extract-between and extract-between-cli as .crate files
+#   deb     the CLI as a Debian package: binary, man page, completions, licenses, README
+#   archive the CLI for this machine's target as an archive (.tar.gz; .zip on Windows) with
+#           the licenses, README, man page and completions, and its SHA-256 beside it
+#
+# `bash scripts/dist.sh` builds all five; `bash scripts/dist.sh wheel deb` some. The release
+# workflow (.github/workflows/release.yml) runs these same steps; scripts/check-dist.sh checks
+# what they built as a user would meet it. Build tools (maturin, zig from PyPI's ziglang,
+# cargo-deb from crates.io) are installed into target/ when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out="${DIST_DIR:-dist}"
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(wheel sdist crates deb archive)
+target_dir="$(cargo metadata --locked --no-deps --format-version 1 |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+version="$(cargo metadata --locked --no-deps --format-version 1 |
+  python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "extract-between-cli"))')"
+mkdir -p "$out"
+
+# maturin and zig, in a venv of their own (the wheel's build needs no other Python package).
+python_tools() {
+  local tools="$target_dir/dist-tools"
+  if ! "$tools/bin/python" -c 'import ziglang' 2>/dev/null || [ ! -x "$tools/bin/maturin" ]; then
+    python3 -m venv "$tools"
+    "$tools/bin/pip" install -q 'maturin>=1.14,<2' 'ziglang>=0.13'
+  fi
+  export PATH="$tools/bin:$PATH"
+}
+
+wheel() {
+  python_tools
+  rm -f "$out"/extract_between-*.whl
+  # Zig links against glibc 2.17's symbols, so the wheel runs on any manylinux2014 system.
+  # The dist profile builds no debug info and strips symbols.
+  maturin build --locked --profile dist --zig --compatibility manylinux2014 \
+    -m python/Cargo.toml -o "$out"
+}
+
+sdist() {
+  python_tools
+  rm -f "$out"/extract_between-*.tar.gz
+  maturin sdist -m python/Cargo.toml -o "$out"
+}
+
+crates() {
+  cargo package --locked -p extract-between -p extract-between-cli --no-verify
+  for crate in extract-between extract-between-cli; do
+    cp "$target_dir/package/$crate-$version.crate" "$out/"
+  done
+}
+
+# The CLI built with the dist profile, and what it generates for packagers beside it (made
+# by the binary from the parser's own definitions, so they cannot drift from it).
+cli() {
+  cargo build --locked --profile dist -p extract-between-cli
+  bin="$target_dir/dist/extract-between"
+  [ -x "$bin" ] || bin="$bin.exe"
+  assets="$target_dir/dist/dist-assets"
+  mkdir -p "$assets"
+  "$bin" man | gzip -9n >"$assets/extract-between.1.gz"
+  "$bin" completions bash >"$assets/extract-between.bash"
+  "$bin" completions zsh >"$assets/_extract-between"
+  "$bin" completions fish >"$assets/extract-between.fish"
+  "$bin" completions powershell >"$assets/_extract-between.ps1"
+}
+
+deb() {
+  if ! command -v cargo-deb >/dev/null 2>&1; then
+    cargo install --locked cargo-deb
+  fi
+  cli
+  rm -f "$out"/extract-between_*.deb
+  cargo deb --locked -p extract-between-cli --profile dist --no-build -o "$out/"
+}
+
+archive() {
+  cli
+  local host name stage
+  host="$(rustc -vV | sed -n 's/^host: //p')"
+  name="extract-between-$version-$host"
+  stage="$target_dir/dist/$name"
+  rm -rf "$stage"
+  mkdir -p "$stage/complete"
+  cp "$bin" LICENSE-MIT LICENSE-APACHE crates/extract-between-cli/README.md "$stage/"
+  cp "$assets/extract-between.1.gz" "$stage/"
+  cp "$assets"/extract-between.bash "$assets"/_extract-between "$assets"/extract-between.fish \
+    "$assets"/_extract-between.ps1 "$stage/complete/"
+  case "$host" in
+    *windows*)
+      (cd "$stage/.." && python3 -m zipfile -c "$name.zip" "$name/") && mv "$stage.zip" "$out/"
+      file="$name.zip"
+      ;;
+    *)
+      tar czf "$out/$name.tar.gz" -C "$stage/.." "$name"
+      file="$name.tar.gz"
+      ;;
+  esac
+  (cd "$out" && python3 -c 'import hashlib, sys; f = sys.argv[1]; print(hashlib.sha256(open(f, "rb").read()).hexdigest() + "  " + f)' "$file" >"$file.sha256")
+}
+
+for step in "${steps[@]}"; do
+  case "$step" in
+    wheel | sdist | crates | deb | archive)
+      echo "== dist: $step"
+      "$step"
+      ;;
+    *)
+      echo "scripts/dist.sh: unknown step '$step' (wheel, sdist, crates, deb, archive)" >&2
+      exit 2
+      ;;
+  esac
+done
+echo "== dist: $out"
+ls -l "$out"
