@@ -1,0 +1,178 @@
+"""DuckDB SQL functions: ``register(con)`` adds, on a DuckDB connection,
+
+- ``extract_between_all(text, start, end[, max_matches[, on_unclosed]])`` → ``VARCHAR[]``
+  (``max_matches`` NULL or left out: no cap),
+- ``extract_between_first(text, start, end[, on_unclosed])`` → ``VARCHAR``,
+
+as vectorized Arrow functions: DuckDB hands each vector of rows (2,048 at most) over as
+Arrow and streams a query through them, so ``SELECT extract_between_first(html, '<title>',
+'</title>') FROM 'pages/*.parquet'`` never holds the relation in Python. A NULL text, start
+or end answers NULL; ``on_unclosed`` is ``'raise'`` (the default), ``'null'`` or
+``'partial'``, as for `extract_between.extract_all`. Markers that are the same on every row
+(literals, the common case) scan the vector in one call; markers from a column work too,
+each group of rows sharing markers scanned together.
+
+An unclosed start marker under ``'raise'`` fails the query with the card's error, naming the
+row within the vector DuckDB handed over and the start of the row's text.
+
+>>> import duckdb
+>>> import extract_between.duckdb
+>>> con = duckdb.connect()
+>>> extract_between.duckdb.register(con)
+>>> con.sql("SELECT extract_between_all('pre[one]mid[two]post', '[', ']') AS m").fetchall()
+[(['one', 'two'],)]
+>>> con.sql("SELECT extract_between_first('a <b>x</b>', '<b>', '</b>') AS m").fetchall()
+[('x',)]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import _native
+from ._columns import extract_all, extract_first, in_batch
+from ._errors import ExtractError
+
+_ALL = "__extract_between_all"
+_FIRST = "__extract_between_first"
+
+# Every arity the SQL functions take, each a macro over the one native-backed function: the
+# Python API registers one signature per name, and SQL macros overload by arity.
+_MACROS = f"""
+CREATE OR REPLACE TEMP MACRO extract_between_all(text, "start", "end") AS
+    {_ALL}(text, "start", "end", NULL, 'raise'),
+  (text, "start", "end", max_matches) AS
+    {_ALL}(text, "start", "end", max_matches, 'raise'),
+  (text, "start", "end", max_matches, on_unclosed) AS
+    {_ALL}(text, "start", "end", max_matches, on_unclosed);
+CREATE OR REPLACE TEMP MACRO extract_between_first(text, "start", "end") AS
+    {_FIRST}(text, "start", "end", 'raise'),
+  (text, "start", "end", on_unclosed) AS
+    {_FIRST}(text, "start", "end", on_unclosed);
+"""
+
+
+def register(con: duckdb.DuckDBPyConnection) -> None:
+    """Registers ``extract_between_all`` and ``extract_between_first`` on `con` (again on a
+    connection that has them: the registration is replaced)."""
+    varchar, bigint = duckdb.sqltype("VARCHAR"), duckdb.sqltype("BIGINT")
+    for name, function, parameters, returns in (
+        (_ALL, _all_vector, [varchar, varchar, varchar, bigint, varchar], duckdb.sqltype("VARCHAR[]")),
+        (_FIRST, _first_vector, [varchar, varchar, varchar, varchar], varchar),
+    ):
+        try:
+            con.remove_function(name)
+        except duckdb.InvalidInputException:
+            pass  # not registered yet
+        con.create_function(
+            name,
+            function,
+            parameters,
+            returns,
+            type="arrow",
+            # NULLs reach the function: a NULL max_matches means no cap, not a NULL answer.
+            null_handling="special",
+            side_effects=False,
+        )
+    con.execute(_MACROS)
+
+
+def _all_vector(
+    text: pa.ChunkedArray,
+    start: pa.ChunkedArray,
+    end: pa.ChunkedArray,
+    max_matches: pa.ChunkedArray,
+    on_unclosed: pa.ChunkedArray,
+) -> pa.Array:
+    def run(rows: pa.Array, s: str, e: str, options: Tuple[Any, ...]) -> pa.Array:
+        cap, unclosed = options
+        return pa.array(extract_all(rows, s, e, cap, unclosed or "raise"))
+
+    return _by_markers(text, start, end, [max_matches, on_unclosed], run, pa.list_(pa.string()))
+
+
+def _first_vector(
+    text: pa.ChunkedArray,
+    start: pa.ChunkedArray,
+    end: pa.ChunkedArray,
+    on_unclosed: pa.ChunkedArray,
+) -> pa.Array:
+    def run(rows: pa.Array, s: str, e: str, options: Tuple[Any, ...]) -> pa.Array:
+        (unclosed,) = options
+        return pa.array(extract_first(rows, s, e, unclosed or "raise"))
+
+    return _by_markers(text, start, end, [on_unclosed], run, pa.string())
+
+
+Run = Callable[[pa.Array, str, str, Tuple[Any, ...]], pa.Array]
+
+
+def _by_markers(
+    text: pa.ChunkedArray,
+    start: pa.ChunkedArray,
+    end: pa.ChunkedArray,
+    options: List[pa.ChunkedArray],
+    run: Run,
+    returns: pa.DataType,
+) -> pa.Array:
+    """`run` over the rows of `text`, once per distinct (start, end, options): once for the
+    whole vector when they are constant. Rows whose start or end is NULL answer NULL."""
+    texts = text.combine_chunks()
+    rows = len(texts)
+    columns = [start, end, *options]
+    if all(_constant(c) for c in columns):
+        keys = [tuple(c[0].as_py() for c in columns)] if rows else []
+        groups: Dict[Tuple[Any, ...], Optional[pa.Array]] = {key: None for key in keys}
+    else:
+        groups = {}
+        indices: Dict[Tuple[Any, ...], List[int]] = {}
+        for row, key in enumerate(zip(*(c.to_pylist() for c in columns))):
+            indices.setdefault(key, []).append(row)
+        groups = {key: pa.array(rows_of, pa.int64()) for key, rows_of in indices.items()}
+    pieces, order = [], []
+    for key, taken in groups.items():
+        s, e, *rest = key
+        part = texts if taken is None else texts.take(taken)
+        if s is None or e is None:
+            pieces.append(pa.nulls(len(part), returns))
+        else:
+            _native._check_column_options(s, e, *_checked(rest, len(options)))
+            try:
+                pieces.append(run(part, s, e, tuple(rest)).cast(returns))
+            except ExtractError as error:
+                if taken is not None and error.row is not None:
+                    error.row = taken[error.row].as_py()
+                raise in_batch(error, rows, "DuckDB") from None
+        if taken is not None:
+            order.append(taken)
+    if not pieces:
+        return pa.array([], returns)
+    answer = pa.concat_arrays(pieces)
+    if order:
+        # Back to the rows' own order: `answer` holds the groups one after another.
+        answer = answer.take(pc.sort_indices(pa.concat_arrays(order)))
+    return answer
+
+
+def _constant(column: pa.ChunkedArray) -> bool:
+    """Whether every value of `column` is the same (NULLs included), as for literals."""
+    if len(column) == 0:
+        return True
+    first = column[0]
+    if not first.is_valid:
+        return column.null_count == len(column)
+    if column.null_count:
+        return False
+    return bool(pc.all(pc.equal(column, first)).as_py())
+
+
+def _checked(rest: List[Any], count: int) -> Tuple[Optional[int], str]:
+    """The options of `rest` as `_check_column_options` takes them: ``max_matches`` (when
+    `extract_between_all` has it) and ``on_unclosed``."""
+    if count == 2:
+        return rest[0], rest[1] or "raise"
+    return None, rest[0] or "raise"

@@ -1,0 +1,133 @@
+"""`extract_between.duckdb`: the SQL functions on a real DuckDB connection, every answer
+checked against `extract` row by row: literal and per-row markers, NULLs, the options, the
+card's errors with their row, and a query streamed through in DuckDB's vectors."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import extract_between as eb
+
+duckdb = pytest.importorskip("duckdb")
+import extract_between.duckdb as eb_duckdb  # noqa: E402
+
+
+@pytest.fixture()
+def con():
+    connection = duckdb.connect()
+    eb_duckdb.register(connection)
+    yield connection
+    connection.close()
+
+
+def everything(text: str, start: str, end: str, cap: Optional[int] = None) -> List[str]:
+    """The reference: every match, then the first `cap` of them."""
+    found = [m.text for m in eb.finditer(text, start, end)]
+    return found if cap is None else found[:cap]
+
+
+def test_literal_markers_answer_as_extract_on_every_row(con):
+    texts = [f"<b>{i}</b> x <b>é{i}😀</b>" if i % 7 else None for i in range(5000)]
+    con.register("docs", pa.table({"id": list(range(5000)), "text": pa.array(texts, pa.string())}))
+    rows = con.sql(
+        "SELECT id, extract_between_all(text, '<b>', '</b>'), extract_between_first(text, '<b>', '</b>'), "
+        "extract_between_all(text, '<b>', '</b>', 1) FROM docs ORDER BY id"
+    ).fetchall()
+    assert len(rows) == 5000
+    for (i, every, first, capped), text in zip(rows, texts):
+        if text is None:
+            assert (every, first, capped) == (None, None, None)
+        else:
+            assert every == everything(text, "<b>", "</b>")
+            assert first == every[0]
+            assert capped == every[:1]
+
+
+def test_markers_from_columns_are_taken_row_by_row(con):
+    table = pa.table(
+        {
+            "id": [0, 1, 2, 3, 4, 5],
+            "text": ["[a]{b}", "[a]{b}", "<x>y</x>", None, "[c]", "(d)"],
+            "s": ["[", "{", "<x>", "[", None, "("],
+            "e": ["]", "}", "</x>", "]", "]", ")"],
+        }
+    )
+    con.register("t", table)
+    rows = con.sql("SELECT id, extract_between_all(text, s, e), extract_between_first(text, s, e) FROM t ORDER BY id").fetchall()
+    assert rows == [
+        (0, ["a"], "a"),
+        (1, ["b"], "b"),
+        (2, ["y"], "y"),
+        (3, None, None),  # a NULL text
+        (4, None, None),  # a NULL marker
+        (5, ["d"], "d"),
+    ]
+
+
+def test_max_matches_null_means_no_cap_and_on_unclosed_chooses(con):
+    assert con.sql("SELECT extract_between_all('[a][b][c]', '[', ']', NULL)").fetchall() == [(["a", "b", "c"],)]
+    assert con.sql("SELECT extract_between_all('[a][b][c]', '[', ']', 2)").fetchall() == [(["a", "b"],)]
+    row = con.sql(
+        "SELECT extract_between_all('[a] [b', '[', ']', NULL, 'partial'), "
+        "extract_between_all('[a] [b', '[', ']', NULL, 'null'), "
+        "extract_between_first('x [b', '[', ']', 'null')"
+    ).fetchall()
+    assert row == [(["a"], None, None)]
+
+
+def test_an_unclosed_marker_fails_the_query_naming_the_row_of_the_vector(con):
+    con.register("t", pa.table({"text": ["[ok]", "fine", "x [oops"]}))
+    with pytest.raises(duckdb.InvalidInputException) as raised:
+        con.sql("SELECT extract_between_all(text, '[', ']') FROM t").fetchall()
+    message = str(raised.value)
+    assert "UnclosedStartMarker: unclosed start marker in row 2 at UTF-16 offset 2" in message
+    assert "'x [oops'" in message and "DuckDB" in message
+
+
+def test_per_row_markers_name_the_row_of_the_vector_too(con):
+    con.register("t", pa.table({"text": ["{a}", "[ok]", "x {oops"], "s": ["{", "[", "{"], "e": ["}", "]", "}"]}))
+    with pytest.raises(duckdb.InvalidInputException, match="in row 2 at UTF-16 offset 2"):
+        con.sql("SELECT extract_between_all(text, s, e) FROM t").fetchall()
+
+
+@pytest.mark.parametrize(
+    "query, words",
+    [
+        ("SELECT extract_between_all('x', '', ']')", "start must be a non-empty string"),
+        ("SELECT extract_between_all('x', '[', ']', 0)", "max_matches must be a positive integer"),
+        ("SELECT extract_between_first('x', '[', ']', 'sometimes')", "on_unclosed must be"),
+    ],
+)
+def test_bad_arguments_are_refused_with_the_reason(con, query, words):
+    with pytest.raises(duckdb.InvalidInputException, match=words):
+        con.sql(query).fetchall()
+
+
+def test_a_parquet_query_streams_through_in_vectors(con, tmp_path, monkeypatch):
+    rows = 20_000
+    texts = [f"<title>t{i}</title><p>{'x' * (i % 50)}</p>" for i in range(rows)]
+    pq.write_table(pa.table({"html": texts}), tmp_path / "pages.parquet", row_group_size=4096)
+    seen: List[int] = []
+    by_markers = eb_duckdb._by_markers
+
+    def counted(text, *rest):
+        seen.append(len(text))
+        return by_markers(text, *rest)
+
+    monkeypatch.setattr(eb_duckdb, "_by_markers", counted)
+    answer = con.sql(
+        f"SELECT count(*), count(DISTINCT extract_between_first(html, '<title>', '</title>')) "
+        f"FROM '{tmp_path}/pages.parquet'"
+    ).fetchall()
+    assert answer == [(rows, rows)]
+    # Vector by vector, never the relation at once.
+    assert sum(seen) == rows and max(seen) <= 2048, seen[:5]
+
+
+def test_registering_twice_replaces_the_functions(con):
+    eb_duckdb.register(con)
+    assert con.sql("SELECT extract_between_first('[a]', '[', ']')").fetchall() == [("a",)]
