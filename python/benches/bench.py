@@ -6,7 +6,8 @@ data in one run. Plain `time.perf_counter`, the median of ROUNDS rounds.
   module (when installed) and a `str.find` loop.
 - One 64 MiB text: `finditer` over the `str`, over the file opened "rb" (streaming), against
   `re.finditer` and `re.findall` over the `str` (for re, reading and decoding the file is not
-  counted).
+  counted); `findall` over the `str` and over the file's bytes, against `re.findall` over the
+  same (a bytes pattern on the bytes: re's answer stays bytes, ours are `str`).
 
 Usage: python python/benches/bench.py   (ROUNDS=5 DOCS=100000 MIB=64 to change)
 """
@@ -97,6 +98,28 @@ def one_text(name: str, text: str) -> None:
                 "extract_between.finditer (file)": from_file,
                 "re.finditer": lambda: [m.group(1) for m in pattern.finditer(text)],
                 "re.findall": lambda: pattern.findall(text),
+            },
+        )
+        assert eb.findall(text, "[", "]") == want
+
+        def findall_file():
+            with open(path, "rb") as f:
+                return eb.findall(f.read(), "[", "]")
+
+        def re_findall_file():
+            with open(path, "rb") as f:
+                return bytes_pattern.findall(f.read())
+
+        bytes_pattern = re.compile(rb"\[(.*?)\]", re.S)
+        assert findall_file() == want
+        report(
+            f"findall, one {len(data) >> 20} MiB text, {name}",
+            len(data),
+            {
+                "extract_between.findall (str)": lambda: eb.findall(text, "[", "]"),
+                "extract_between.findall (bytes read from the file)": findall_file,
+                "re.findall (str)": lambda: pattern.findall(text),
+                "re.findall (bytes read from the file)": re_findall_file,
             },
         )
     finally:

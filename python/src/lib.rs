@@ -1,9 +1,10 @@
 //! The native module `extract_between._native`: the engine of the `extract-between` library
 //! behind a Python API. `one_shot` holds the card's one-shot call and its JSON contract,
-//! `scan` the resumable scanner, `matched` the `Match` it reports, `batch` what the
-//! streaming calls share, `finditer` the streaming iterator over strings, buffers, files and
-//! chunk iterables, `columns` the Arrow column functions, `input` every argument's checks, `errors`
-//! the mapping from the library's errors to the package's exceptions (defined in Python, in
+//! `findall` every match of a text in memory as strings, `scan` the resumable scanner,
+//! `matched` the `Match` it reports, `batch` what the streaming calls share, `finditer` the
+//! streaming iterator over strings, buffers, files and chunk iterables, `columns` the Arrow
+//! column functions, `input` every argument's checks, `errors` the mapping from the
+//! library's errors to the package's exceptions (defined in Python, in
 //! `python/extract_between/_errors.py`).
 //!
 //! The GIL is released while a text or chunk of at least `DETACH_BYTES` is scanned, so
@@ -12,6 +13,7 @@
 mod batch;
 mod columns;
 mod errors;
+mod findall;
 mod finditer;
 mod input;
 mod matched;
@@ -29,6 +31,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(one_shot::extract, m)?)?;
     m.add_function(wrap_pyfunction!(one_shot::run_json, m)?)?;
     m.add_function(wrap_pyfunction!(finditer::finditer, m)?)?;
+    m.add_function(wrap_pyfunction!(findall::findall, m)?)?;
     m.add_function(wrap_pyfunction!(columns::extract_all, m)?)?;
     m.add_function(wrap_pyfunction!(columns::extract_first, m)?)?;
     m.add_function(wrap_pyfunction!(columns::_check_column_options, m)?)?;

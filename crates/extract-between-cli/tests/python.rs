@@ -103,7 +103,14 @@ fn the_python_package_installs_and_its_suite_passes() {
             run(
                 "pip install --force-reinstall --no-deps (the wheel)",
                 Command::new(&python)
-                    .args(["-m", "pip", "install", "-q", "--force-reinstall", "--no-deps"])
+                    .args([
+                        "-m",
+                        "pip",
+                        "install",
+                        "-q",
+                        "--force-reinstall",
+                        "--no-deps",
+                    ])
                     .arg(wheel)
                     .env("PATH", &path)
                     .current_dir(WORKSPACE),

@@ -6,6 +6,8 @@ right and without overlap, with the semantics of the tool card ``text-extract-be
 - `extract`: one text, the card's limits and cap, an `Extraction`.
 - `run_json`: the card's JSON contract, request JSON in, response JSON out; never raises
   for bad input.
+- `findall`: every match of any source as a list of `str`, without the card's limits or
+  cap (a `str` or `bytes` in one call).
 - `finditer` / `afinditer`: stream any source (a str, bytes, a binary file, an iterable or
   async iterable of chunks) with no card limits, yielding `Match` objects, in memory bounded
   by a chunk and ``max_match_bytes``.
@@ -30,6 +32,7 @@ from importlib.metadata import version as _distribution_version
 from ._aio import afinditer
 from ._columns import extract_all, extract_first
 from ._errors import ExtractError, InvalidInput, MatchTooLarge, UnclosedStartMarker
+from ._findall import findall
 from ._native import (
     DEFAULT_MAX_MATCH_BYTES,
     DEFAULT_MAX_MATCHES,
@@ -65,6 +68,7 @@ __all__ = [
     "extract",
     "extract_all",
     "extract_first",
+    "findall",
     "finditer",
     "run_json",
 ]

@@ -1,0 +1,56 @@
+//! `findall` on a whole text in memory: every match as a `str`, without the card's limits
+//! or cap, the scan run with the GIL released. The package's `findall` takes every other
+//! source through `finditer`.
+
+use crate::input::{self, utf8_arg};
+use crate::{DETACH_BYTES, errors};
+use extract_between::{ExtractError, Extractor};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString};
+
+/// Every match of `text` (a `str`, or `bytes` holding UTF-8), in order, as a list of `str`;
+/// `None` for bytes that are not UTF-8, which the package's `findall` then scans as a
+/// stream to report where. An unclosed start marker raises `UnclosedStartMarker` with the
+/// matches before it in `.matches`.
+///
+/// >>> from extract_between._native import findall
+/// >>> findall("pre[one]mid[two]post", "[", "]")
+/// ['one', 'two']
+/// >>> findall(b"<b>x</b>", "<b>", "</b>")
+/// ['x']
+/// >>> findall(b"\xff", "[", "]") is None
+/// True
+#[pyfunction]
+pub fn findall(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    start: &Bound<'_, PyAny>,
+    end: &Bound<'_, PyAny>,
+) -> PyResult<Option<Py<PyList>>> {
+    let markers = input::markers(py, start, end)?;
+    let encoded;
+    let bytes: &Bound<'_, PyBytes> = if text.is_instance_of::<PyString>() {
+        encoded = utf8_arg(py, "text", text)?;
+        &encoded
+    } else if let Ok(bytes) = text.cast::<PyBytes>() {
+        bytes
+    } else {
+        return Err(errors::wrong_type("text", "str or bytes", text));
+    };
+    let Ok(text) = std::str::from_utf8(bytes.as_bytes()) else {
+        return Ok(None);
+    };
+    let extractor = Extractor::new(&markers).unlimited();
+    let result = if text.len() >= DETACH_BYTES {
+        py.detach(|| extractor.extract(text))
+    } else {
+        extractor.extract(text)
+    };
+    match result {
+        Ok(out) => Ok(Some(PyList::new(py, out.matches)?.unbind())),
+        Err(ExtractError::Unclosed { marker, matches }) => {
+            Err(errors::unclosed(py, marker, PyList::new(py, matches)?))
+        }
+        Err(e) => Err(errors::invalid_input(py, "text", &e.to_string())),
+    }
+}
