@@ -10,6 +10,9 @@
 //! venv the test is skipped, unless `EXTRACT_BETWEEN_REQUIRE_PYTHON` is set (`.ci/run` sets
 //! it), which makes that a failure. The venv lives in cargo's target directory and is reused.
 //!
+//! A second test runs the polars plugin's tests on the oldest polars declared (1.20), from the
+//! built wheel.
+//!
 //! With `EXTRACT_BETWEEN_PYTHON_WHEEL` naming a built wheel (`scripts/dist.sh`'s, as `.ci/run`
 //! does), that wheel is what is installed and tested, with no `cargo` or `rustc` on the
 //! `PATH`: the package as a user gets it from an index.
@@ -160,6 +163,79 @@ fn the_python_package_installs_and_its_suite_passes() {
         "mypy.stubtest",
         Command::new(&python)
             .args(["-m", "mypy.stubtest", "extract_between._native"])
+            .current_dir(outside),
+    );
+}
+
+/// The polars namespace (a plugin) on the oldest polars the package declares, 1.20, as the
+/// main suite runs it on the newest: the built wheel (`EXTRACT_BETWEEN_PYTHON_WHEEL`) in a
+/// venv of its own with that polars, and the plugin's tests. Without a built wheel the test
+/// says it did not run (building the package a second time is what CI's wheel saves).
+#[test]
+fn the_polars_namespace_runs_on_the_oldest_polars_declared() {
+    let Some(wheel) = std::env::var("EXTRACT_BETWEEN_PYTHON_WHEEL").ok() else {
+        common::process::report_skip(
+            "no built wheel to install beside polars 1.20 (set EXTRACT_BETWEEN_PYTHON_WHEEL, as .ci/run does)",
+        );
+        return;
+    };
+    let python = std::env::var("EXTRACT_BETWEEN_PYTHON").unwrap_or_else(|_| "python3".into());
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-venv-polars-1.20");
+    let venv_python = dir.join("bin/python");
+    if !venv_python.exists() {
+        run(
+            "python3 -m venv (polars 1.20)",
+            Command::new(&python).args(["-m", "venv"]).arg(&dir),
+        );
+    }
+    let path = activated_path(&venv_python, true);
+    run(
+        "pip install the wheel with polars 1.20",
+        Command::new(&venv_python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "polars==1.20.0",
+                "pyarrow",
+                "pytest",
+                "hypothesis",
+            ])
+            .arg(&wheel)
+            .env("PATH", &path),
+    );
+    run(
+        "pip install --force-reinstall --no-deps (the wheel)",
+        Command::new(&venv_python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--force-reinstall",
+                "--no-deps",
+            ])
+            .arg(&wheel)
+            .env("PATH", &path),
+    );
+    let outside = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let tests = Path::new(WORKSPACE).join("python/tests");
+    run(
+        "pytest with polars 1.20",
+        Command::new(&venv_python)
+            .args([
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--import-mode=importlib",
+                "-rs",
+            ])
+            .arg(tests.join("test_polars_plugin.py"))
+            .args(["--doctest-modules", "--pyargs", "extract_between.polars"])
+            .env("PATH", &path)
             .current_dir(outside),
     );
 }

@@ -1,12 +1,14 @@
 """A polars expression namespace: ``import extract_between.polars`` registers
 ``.extract_between`` on expressions and series, lazy and eager, in ``select``,
-``with_columns`` and ``group_by().agg``. It runs `extract_all` / `extract_first` over each
-batch through ``map_batches`` (elementwise, so polars may split and stream it). Tested with
-polars 1.20 and 2.1.
+``with_columns``, ``group_by().agg`` and ``over``. The expressions are a polars plugin
+(``polars.plugins``): polars calls the native functions on each batch itself, on its own
+threads, with no GIL and no Python call, and a lazy query's plan shows them by name (the
+streaming engine runs them like its own). Tested with polars 1.20 and 2.1.
 
-An error names the row within the batch polars handed over (the whole column when eager; a
-slice of it in the streaming engine, whose row numbers restart at each batch) and shows the
-start of that row's text; markers and options are checked when the expression is built.
+An error is polars' ``ComputeError`` whose message carries the card's error: the row within
+the batch polars handed over (the whole column when eager; a slice of it in the streaming
+engine, whose row numbers restart at each batch), the offsets, and the start of that row's
+text. Markers and options are checked when the expression is built.
 
 >>> import polars as pl
 >>> import extract_between.polars  # noqa: F401  (registers the namespace)
@@ -19,32 +21,27 @@ start of that row's text; markers and options are checked when the expression is
 
 from __future__ import annotations
 
-from typing import Optional
+from pathlib import Path
+from typing import Any, Dict, Optional
 
 import polars as pl
+from polars.plugins import register_plugin_function
 
 from . import _native
-from ._columns import OnUnclosed, extract_all, extract_first, in_batch
-from ._errors import ExtractError
+from ._columns import OnUnclosed
+
+# The native module is the plugin library: polars finds it in the package's folder.
+_LIBRARY = Path(__file__).parent
 
 
-
-def _all(series: pl.Series, start: str, end: str, max_matches: Optional[int], on_unclosed: OnUnclosed) -> pl.Series:
-    try:
-        out = extract_all(series, start, end, max_matches, on_unclosed)
-    except ExtractError as e:
-        raise in_batch(e, len(series), "polars") from None
-    # Renamed after the fact: some polars versions keep the Arrow field's name over the
-    # name given with the values.
-    return pl.Series(out).alias(series.name)
-
-
-def _first(series: pl.Series, start: str, end: str, on_unclosed: OnUnclosed) -> pl.Series:
-    try:
-        out = extract_first(series, start, end, on_unclosed)
-    except ExtractError as e:
-        raise in_batch(e, len(series), "polars") from None
-    return pl.Series(out).alias(series.name)
+def _plugin(expr: pl.Expr, function: str, options: Dict[str, Any]) -> pl.Expr:
+    return register_plugin_function(
+        plugin_path=_LIBRARY,
+        function_name=function,
+        args=expr,
+        kwargs=options,
+        is_elementwise=True,
+    )
 
 
 @pl.api.register_expr_namespace("extract_between")
@@ -58,21 +55,14 @@ class ExtractBetweenExpr:
         """Every match of each row, a ``list[str]`` column (see `extract_all`). The markers
         and options are checked here, when the expression is built."""
         _native._check_column_options(start, end, max_matches, on_unclosed)
-        return self._expr.map_batches(
-            lambda s: _all(s, start, end, max_matches, on_unclosed),
-            return_dtype=pl.List(pl.String),
-            is_elementwise=True,
-        )
+        options = {"start": start, "end": end, "max_matches": max_matches, "on_unclosed": on_unclosed}
+        return _plugin(self._expr, "extract_all", options)
 
     def first(self, start: str, end: str, *, on_unclosed: OnUnclosed = "raise") -> pl.Expr:
         """Each row's first match, a ``str`` column (see `extract_first`). The markers and
         options are checked here, when the expression is built."""
         _native._check_column_options(start, end, None, on_unclosed)
-        return self._expr.map_batches(
-            lambda s: _first(s, start, end, on_unclosed),
-            return_dtype=pl.String,
-            is_elementwise=True,
-        )
+        return _plugin(self._expr, "extract_first", {"start": start, "end": end, "on_unclosed": on_unclosed})
 
 
 @pl.api.register_series_namespace("extract_between")
@@ -90,8 +80,12 @@ class ExtractBetweenSeries:
 
     def all(self, start: str, end: str, *, max_matches: Optional[int] = None, on_unclosed: OnUnclosed = "raise") -> pl.Series:
         """Every match of each row, a ``list[str]`` series."""
-        return _all(self._series, start, end, max_matches, on_unclosed)
+        expr = pl.col(self._series.name).extract_between.all(  # type: ignore[attr-defined]
+            start, end, max_matches=max_matches, on_unclosed=on_unclosed
+        )
+        return self._series.to_frame().select(expr).to_series()
 
     def first(self, start: str, end: str, *, on_unclosed: OnUnclosed = "raise") -> pl.Series:
         """Each row's first match, a ``str`` series."""
-        return _first(self._series, start, end, on_unclosed)
+        expr = pl.col(self._series.name).extract_between.first(start, end, on_unclosed=on_unclosed)  # type: ignore[attr-defined]
+        return self._series.to_frame().select(expr).to_series()

@@ -2,10 +2,12 @@
 //! row) over any string column that crosses the Arrow PyCapsule interface (pyarrow, polars,
 //! pandas, DuckDB), read in place. `arrow` checks what crosses the interface, `run` scans
 //! the rows (split across cores, the GIL released, signals handled), `build` makes the
-//! answer from the flat buffers the scan filled, with the GIL released too.
+//! answer from the flat buffers the scan filled, with the GIL released too. `polars` is the
+//! same functions as a polars expression plugin.
 
 mod arrow;
 mod build;
+mod polars;
 mod run;
 
 use crate::errors;

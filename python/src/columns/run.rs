@@ -68,9 +68,16 @@ struct Slice {
 }
 
 /// Appends a row's matches to a part's buffers (no UTF-16 counting: rows report bytes).
-struct RowSink<'p> {
+pub struct RowSink<'p> {
     values: &'p mut Vec<u8>,
     value_ends: &'p mut Vec<usize>,
+}
+
+impl<'p> RowSink<'p> {
+    /// A sink appending each match's content to `values` and its end to `value_ends`.
+    pub fn new(values: &'p mut Vec<u8>, value_ends: &'p mut Vec<usize>) -> Self {
+        RowSink { values, value_ends }
+    }
 }
 
 impl Sink for RowSink<'_> {

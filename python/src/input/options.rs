@@ -42,13 +42,19 @@ impl OnUnclosed {
         let Ok(text) = value.cast::<PyString>() else {
             return Err(errors::wrong_type("on_unclosed", choices, &value));
         };
-        match text.to_cow()?.as_ref() {
-            "raise" => Ok(OnUnclosed::Raise),
-            "null" => Ok(OnUnclosed::Null),
-            "partial" => Ok(OnUnclosed::Partial),
-            other => Err(PyValueError::new_err(format!(
-                "on_unclosed must be {choices}, not {other:?}"
-            ))),
+        let name = text.to_cow()?;
+        OnUnclosed::from_name(&name).ok_or_else(|| {
+            PyValueError::new_err(format!("on_unclosed must be {choices}, not {name:?}"))
+        })
+    }
+
+    /// The choice a name stands for (`"raise"`, `"null"`, `"partial"`).
+    pub fn from_name(name: &str) -> Option<OnUnclosed> {
+        match name {
+            "raise" => Some(OnUnclosed::Raise),
+            "null" => Some(OnUnclosed::Null),
+            "partial" => Some(OnUnclosed::Partial),
+            _ => None,
         }
     }
 }

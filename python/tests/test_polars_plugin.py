@@ -1,0 +1,97 @@
+"""The polars namespace as a plugin: every row equal to `extract` / the column functions,
+eager, lazy, on the streaming engine, in `group_by().agg` and `over`, on empty, null-typed
+and sliced frames; the plan names the plugin and holds no Python UDF."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import pyarrow as pa
+import pytest
+
+import extract_between as eb
+
+pl = pytest.importorskip("polars")
+import extract_between.polars  # noqa: E402,F401
+
+
+def every(text: Optional[str], cap: Optional[int] = None) -> Optional[List[str]]:
+    if text is None:
+        return None
+    found = eb.findall(text, "<b>", "</b>")
+    return found if cap is None else found[:cap]
+
+
+def frame(rows: int = 5000) -> "pl.DataFrame":
+    texts = [None if i % 11 == 0 else f"x<b>{i}</b>é<b>😀{i % 7}</b>" + "<b>z</b>" * (i % 3) for i in range(rows)]
+    return pl.DataFrame({"g": [i % 4 for i in range(rows)], "t": texts})
+
+
+def collect(lazy: "pl.LazyFrame", engine: str) -> "pl.DataFrame":
+    """`lazy` on the in-memory or the streaming engine, as each polars version names it."""
+    if engine == "in-memory":
+        return lazy.collect()
+    try:
+        return lazy.collect(engine="streaming")
+    except (TypeError, ValueError):  # polars before the engine argument took "streaming"
+        return lazy.collect(streaming=True)
+
+
+@pytest.mark.parametrize("engine", ["eager", "in-memory", "streaming"])
+def test_every_row_equals_extract_on_every_engine(engine):
+    df = frame()
+    exprs = [
+        pl.col("t").extract_between.all("<b>", "</b>").alias("all"),
+        pl.col("t").extract_between.all("<b>", "</b>", max_matches=1).alias("capped"),
+        pl.col("t").extract_between.first("<b>", "</b>").alias("first"),
+    ]
+    out = df.select(exprs) if engine == "eager" else collect(df.lazy().select(exprs), engine)
+    texts = df["t"].to_list()
+    assert out["all"].to_list() == [every(t) for t in texts]
+    assert out["capped"].to_list() == [every(t, 1) for t in texts]
+    assert out["first"].to_list() == [None if t is None else every(t)[0] for t in texts]
+    assert out.schema == {"all": pl.List(pl.String), "capped": pl.List(pl.String), "first": pl.String}
+
+
+def test_the_plan_names_the_plugin_and_holds_no_python_udf():
+    plan = pl.LazyFrame({"t": ["<b>a</b>"]}).select(pl.col("t").extract_between.all("<b>", "</b>")).explain()
+    assert "python_udf" not in plan and "map_batches" not in plan
+    assert "extract_all" in plan, plan
+
+
+def test_group_by_agg_and_over():
+    df = frame(200)
+    texts, groups = df["t"].to_list(), df["g"].to_list()
+    agg = df.group_by("g").agg(pl.col("t").extract_between.first("<b>", "</b>").alias("f")).sort("g")
+    for g, firsts in zip(agg["g"].to_list(), agg["f"].to_list()):
+        want = [None if t is None else every(t)[0] for t, k in zip(texts, groups) if k == g]
+        assert firsts == want
+    over = df.select(pl.col("t").extract_between.all("<b>", "</b>").over("g").alias("o"))
+    assert over["o"].to_list() == [every(t) for t in texts]
+
+
+def test_empty_null_typed_and_sliced_frames():
+    empty = pl.DataFrame({"t": pl.Series([], dtype=pl.String)})
+    assert empty.select(pl.col("t").extract_between.all("[", "]"))["t"].to_list() == []
+    nulls = pl.DataFrame({"t": [None, None]})
+    assert nulls.select(pl.col("t").extract_between.first("[", "]"))["t"].to_list() == [None, None]
+    df = frame(100)
+    sliced = df.slice(37, 20)
+    out = sliced.select(pl.col("t").extract_between.all("<b>", "</b>"))["t"].to_list()
+    assert out == [every(t) for t in df["t"].to_list()[37:57]]
+    series = df["t"].slice(5, 10)
+    assert series.extract_between.all("<b>", "</b>").to_list() == [every(t) for t in series.to_list()]
+
+
+def test_on_unclosed_null_and_partial():
+    df = pl.DataFrame({"t": ["[a] [b", "[c]"]})
+    assert df.select(pl.col("t").extract_between.all("[", "]", on_unclosed="null"))["t"].to_list() == [None, ["c"]]
+    assert df.select(pl.col("t").extract_between.all("[", "]", on_unclosed="partial"))["t"].to_list() == [["a"], ["c"]]
+    assert df.select(pl.col("t").extract_between.first("[", "]", on_unclosed="null"))["t"].to_list() == [None, "c"]
+
+
+def test_the_plugin_agrees_with_the_column_function():
+    df = frame(3000)
+    plugin = df.select(pl.col("t").extract_between.all("<b>", "</b>"))["t"].to_list()
+    column = pa.array(eb.extract_all(df["t"], "<b>", "</b>")).to_pylist()
+    assert plugin == column
