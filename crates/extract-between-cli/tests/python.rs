@@ -75,6 +75,34 @@ fn activated_path(python: &Path, without_rust: bool) -> std::ffi::OsString {
     std::env::join_paths(std::iter::once(bin).chain(kept)).unwrap_or(rest)
 }
 
+/// `pip install` of `spec` (the wheel, with extras) and `with`, then of the wheel `file` alone
+/// again: the venv is reused, and a build of the same version installed before is replaced.
+fn install_wheel(python: &Path, spec: &str, with: &[&str], file: &str, path: &std::ffi::OsStr) {
+    run(
+        &format!("pip install {spec} {}", with.join(" ")),
+        Command::new(python)
+            .args(["-m", "pip", "install", "-q", spec])
+            .args(with)
+            .env("PATH", path)
+            .current_dir(WORKSPACE),
+    );
+    run(
+        "pip install --force-reinstall --no-deps (the wheel)",
+        Command::new(python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--force-reinstall",
+                "--no-deps",
+                file,
+            ])
+            .env("PATH", path)
+            .current_dir(WORKSPACE),
+    );
+}
+
 #[test]
 fn the_python_package_installs_and_its_suite_passes() {
     let Some(python) = venv() else {
@@ -94,30 +122,7 @@ fn the_python_package_installs_and_its_suite_passes() {
                 .current_dir(WORKSPACE),
         ),
         Some(wheel) => {
-            let with_extras = format!("{wheel}[test,spark]");
-            run(
-                &format!("pip install {with_extras}"),
-                Command::new(&python)
-                    .args(["-m", "pip", "install", "-q", &with_extras])
-                    .env("PATH", &path)
-                    .current_dir(WORKSPACE),
-            );
-            // The venv is reused: a build of the same version installed before is replaced.
-            run(
-                "pip install --force-reinstall --no-deps (the wheel)",
-                Command::new(&python)
-                    .args([
-                        "-m",
-                        "pip",
-                        "install",
-                        "-q",
-                        "--force-reinstall",
-                        "--no-deps",
-                    ])
-                    .arg(wheel)
-                    .env("PATH", &path)
-                    .current_dir(WORKSPACE),
-            );
+            install_wheel(&python, &format!("{wheel}[test,spark]"), &[], wheel, &path);
             run(
                 "no Rust on the PATH",
                 Command::new(&python)
@@ -189,36 +194,8 @@ fn the_polars_namespace_runs_on_the_oldest_polars_declared() {
         );
     }
     let path = activated_path(&venv_python, true);
-    run(
-        "pip install the wheel with polars 1.20",
-        Command::new(&venv_python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "polars==1.20.0",
-                "pyarrow",
-                "pytest",
-                "hypothesis",
-            ])
-            .arg(&wheel)
-            .env("PATH", &path),
-    );
-    run(
-        "pip install --force-reinstall --no-deps (the wheel)",
-        Command::new(&venv_python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "--force-reinstall",
-                "--no-deps",
-            ])
-            .arg(&wheel)
-            .env("PATH", &path),
-    );
+    let with = ["polars==1.20.0", "pyarrow", "pytest", "hypothesis"];
+    install_wheel(&venv_python, &wheel, &with, &wheel, &path);
     let outside = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let tests = Path::new(WORKSPACE).join("python/tests");
     run(
