@@ -29,6 +29,8 @@ only() {
 }
 version="$(cargo metadata --locked --no-deps --format-version 1 |
   python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "extract-between-cli"))')"
+target_dir="$(cargo metadata --locked --no-deps --format-version 1 |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 wheel="$(only "extract_between-$version-cp39-abi3-*.whl")"
 sdist="$(only "extract_between-$version.tar.gz")"
 deb="$(only "extract-between_${version}-1_*.deb")"
@@ -78,10 +80,22 @@ done
 answers "$wheel" wheel
 
 echo "== sdist: $sdist"
-# Built as pip builds it (maturin from PyPI in an isolated environment); cargo's dev profile,
-# since what is checked is that the sources are complete, not their speed.
-python3 -m venv "$scratch/builder"
-MATURIN_PEP517_ARGS="--profile dev" "$scratch/builder/bin/pip" wheel -q --no-deps "$sdist" -w "$scratch/from-sdist"
+# Built by pip through maturin's build backend, with the wheel's own settings and cargo's
+# target folder: the registry crates compiled for the wheel are reused (polars' take minutes),
+# while the package's own crates compile from the sdist's sources alone. Those are dated now:
+# the archive's fixed times would make cargo take the repository's build of them as fresh.
+tools="$target_dir/dist-tools"
+[ -x "$tools/bin/maturin" ] || fail "no maturin in $tools: run scripts/dist.sh wheel first"
+tar xzf "$sdist" -C "$scratch"
+unpacked_sdist="$scratch/extract_between-$version"
+find "$unpacked_sdist" -type f -exec touch {} +
+PATH="$tools/bin:$PATH" CARGO_TARGET_DIR="$target_dir" \
+  MATURIN_PEP517_ARGS="--profile dist --zig --compatibility manylinux2014" \
+  "$tools/bin/pip" wheel -v --no-build-isolation --no-deps "$unpacked_sdist" -w "$scratch/from-sdist" >"$scratch/sdist.log" 2>&1 ||
+  { cat "$scratch/sdist.log"; fail "the sdist does not build"; }
+# What was compiled: the package's own crates, from the sdist's files.
+grep -q "Compiling extract-between-python v$version ($unpacked_sdist/python)" "$scratch/sdist.log" ||
+  { cat "$scratch/sdist.log"; fail "the sdist's own sources were not compiled"; }
 answers "$(ls "$scratch"/from-sdist/extract_between-*.whl)" sdist
 
 echo "== deb: $deb"
