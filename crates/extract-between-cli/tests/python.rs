@@ -24,6 +24,18 @@ use std::process::Command;
 
 const WORKSPACE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
+/// pytest as both tests run it: the installed package's docstrings too, each skip listed.
+const PYTEST: [&str; 8] = [
+    "-m",
+    "pytest",
+    "-q",
+    "-p",
+    "no:cacheprovider",
+    "--doctest-modules",
+    "--import-mode=importlib",
+    "-rs",
+];
+
 fn run(what: &str, command: &mut Command) {
     let out = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(
@@ -148,16 +160,7 @@ fn the_python_package_installs_and_its_suite_passes() {
     run(
         "pytest",
         Command::new(&python)
-            .args([
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "--doctest-modules",
-                "--import-mode=importlib",
-                "-rs",
-            ])
+            .args(PYTEST)
             .arg(package.join("tests"))
             .args(["--pyargs", "extract_between"])
             .env("EXTRACT_BETWEEN_BIN", env!("CARGO_BIN_EXE_extract-between"))
@@ -201,17 +204,9 @@ fn the_polars_namespace_runs_on_the_oldest_polars_declared() {
     run(
         "pytest with polars 1.20",
         Command::new(&venv_python)
-            .args([
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "--import-mode=importlib",
-                "-rs",
-            ])
+            .args(PYTEST)
             .arg(tests.join("test_polars_plugin.py"))
-            .args(["--doctest-modules", "--pyargs", "extract_between.polars"])
+            .args(["--pyargs", "extract_between.polars"])
             .env("PATH", &path)
             .current_dir(outside),
     );

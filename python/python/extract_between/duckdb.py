@@ -128,7 +128,6 @@ def _by_markers(
         keys = [tuple(c[0].as_py() for c in columns)] if rows else []
         groups: Dict[Tuple[Any, ...], Optional[pa.Array]] = {key: None for key in keys}
     else:
-        groups = {}
         indices: Dict[Tuple[Any, ...], List[int]] = {}
         for row, key in enumerate(zip(*(c.to_pylist() for c in columns))):
             indices.setdefault(key, []).append(row)
