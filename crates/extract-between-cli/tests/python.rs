@@ -24,6 +24,10 @@ use std::process::Command;
 
 const WORKSPACE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
+/// Held by each test for its whole run: the two must not share the machine's cores, or the
+/// suite's timing tests (a Ctrl-C answered within a fifth of a second) run starved.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// pytest as both tests run it: the installed package's docstrings too, each skip listed.
 const PYTEST: [&str; 8] = [
     "-m",
@@ -117,6 +121,7 @@ fn install_wheel(python: &Path, spec: &str, with: &[&str], file: &str, path: &st
 
 #[test]
 fn the_python_package_installs_and_its_suite_passes() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let Some(python) = venv() else {
         return;
     };
@@ -181,6 +186,7 @@ fn the_python_package_installs_and_its_suite_passes() {
 /// says it did not run (building the package a second time is what CI's wheel saves).
 #[test]
 fn the_polars_namespace_runs_on_the_oldest_polars_declared() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let Some(wheel) = std::env::var("EXTRACT_BETWEEN_PYTHON_WHEEL").ok() else {
         common::process::report_skip(
             "no built wheel to install beside polars 1.20 (set EXTRACT_BETWEEN_PYTHON_WHEEL, as .ci/run does)",
