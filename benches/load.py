@@ -10,6 +10,9 @@ and the same tool on the official Rust MCP SDK's Streamable HTTP server (rmcp, s
 JSON answers: `benches/rmcp-baseline`), the runtime this service's /mcp does not use. Small
 and 250 KiB bodies; ROUNDS alternating rounds of DURATION seconds each; the median round of
 each is reported with the ratios: execute / echo, MCP / execute, and MCP on the SDK / ours.
+Beside the rates, the CPU each server spent per 1,000 requests (its utime + stime from
+/proc/PID/stat over the round, divided by the requests wrk counted): a rate depends on how
+the two cores are shared with the client, the CPU a request costs the server does not.
 
 Before timing, one request of each kind is checked for the answer it must give.
 
@@ -84,10 +87,10 @@ def requests(base_urls, text):
                    "Accept": "application/json, text/event-stream"}
     ours, echo, sdk = base_urls
     return [
-        ("axum echo", echo + "/echo", json.dumps(args), {}, first),
-        ("execute", ours + EXECUTE, json.dumps(args), {}, f'"{first}"'),
-        ("MCP tools/call", ours + "/mcp", json.dumps(mcp), mcp_headers, f'\\"{first}\\"'),
-        ("MCP on rmcp", sdk + "/mcp", json.dumps(mcp), mcp_headers, f'\\"{first}\\"'),
+        ("axum echo", echo, echo + "/echo", json.dumps(args), {}, first),
+        ("execute", ours, ours + EXECUTE, json.dumps(args), {}, f'"{first}"'),
+        ("MCP tools/call", ours, ours + "/mcp", json.dumps(mcp), mcp_headers, f'\\"{first}\\"'),
+        ("MCP on rmcp", sdk, sdk + "/mcp", json.dumps(mcp), mcp_headers, f'\\"{first}\\"'),
     ]
 
 
@@ -110,18 +113,30 @@ end
 """
 
 
-def wrk(url, body, headers, work):
-    """One wrk round; returns (requests/s, p50 ms, p99 ms, non-2xx answers + socket errors)."""
+def cpu_seconds(pid):
+    """User + system CPU time of process `pid` so far, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    # utime and stime are the 14th and 15th fields; the split starts at the 3rd.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url, body, headers, work, pid):
+    """One wrk round against the server process `pid`; returns (requests/s, p50 ms, p99 ms,
+    non-2xx answers + socket errors, the server's CPU ms per 1,000 requests)."""
     body_path = os.path.join(work, "body")
     with open(body_path, "w") as f:
         f.write(body)
     env = dict(os.environ, LOAD_BODY=body_path,
                LOAD_HEADERS="\n".join(f"{k}: {v}" for k, v in headers.items()))
+    cpu_before = cpu_seconds(pid)
     out = subprocess.run(
         ["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency",
          "-s", os.path.join(work, "post.lua"), url],
         env=env, check=True, capture_output=True, text=True).stdout
+    cpu = cpu_seconds(pid) - cpu_before
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    done = int(re.search(r"(\d+) requests in", out).group(1))
 
     def ms(p):
         value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out).groups()
@@ -129,7 +144,7 @@ def wrk(url, body, headers, work):
 
     bad = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
     bad += sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
-    return rps, ms(50), ms(99), bad
+    return rps, ms(50), ms(99), bad, cpu * 1e3 / done * 1000
 
 
 def main():
@@ -145,38 +160,43 @@ def main():
             with open(os.path.join(work, "post.lua"), "w") as f:
                 f.write(LUA)
             rows = {}
+            pids = {ours_url: ours.pid, echo_url: echo.pid, sdk_url: sdk.pid}
             for label, text in texts().items():
                 shots = requests((ours_url, echo_url, sdk_url), text)
-                for _, url, body, headers, expect in shots:
+                for _, _, url, body, headers, expect in shots:
                     check(url, body, headers, expect)
                 runs = {name: [] for name, *_ in shots}
                 for r in range(ROUNDS):
                     # Alternate which server goes first, so drift hits all alike.
                     order = shots if r % 2 == 0 else shots[::-1]
-                    for name, url, body, headers, _ in order:
-                        runs[name].append(wrk(url, body, headers, work))
+                    for name, server, url, body, headers, _ in order:
+                        runs[name].append(wrk(url, body, headers, work, pids[server]))
                 for name, results in runs.items():
                     rows[(name, label)] = (
                         statistics.median(x[0] for x in results),
                         statistics.median(x[1] for x in results),
                         statistics.median(x[2] for x in results),
                         sum(x[3] for x in results),
+                        statistics.median(x[4] for x in results),
                     )
     finally:
         for proc in (ours, echo, sdk):
             proc.kill()
             proc.wait()
     print(f"wrk -t{THREADS} -c{CONNECTIONS} -d{DURATION}s, median of {ROUNDS} alternating rounds")
-    print(f"{'server':<16} {'body':<7} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}")
-    for (name, label), (rps, p50, p99, bad) in rows.items():
-        print(f"{name:<16} {label:<7} {rps:>9.0f} {p50:>7.2f} {p99:>7.2f} {bad:>6}")
+    print(f"{'server':<16} {'body':<7} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}"
+          f" {'CPU ms/1k':>9}")
+    for (name, label), (rps, p50, p99, bad, cpu) in rows.items():
+        print(f"{name:<16} {label:<7} {rps:>9.0f} {p50:>7.2f} {p99:>7.2f} {bad:>6} {cpu:>9.1f}")
     for label in texts():
-        echo_rps = rows[("axum echo", label)][0]
-        exe = rows[("execute", label)][0]
-        mcp = rows[("MCP tools/call", label)][0]
+        echo_rps, echo_cpu = rows[("axum echo", label)][0], rows[("axum echo", label)][4]
+        exe, exe_cpu = rows[("execute", label)][0], rows[("execute", label)][4]
+        mcp, mcp_cpu = rows[("MCP tools/call", label)][0], rows[("MCP tools/call", label)][4]
         sdk_rps = rows[("MCP on rmcp", label)][0]
         print(f"{label}: execute / axum echo {exe / echo_rps:.2f}x, "
-              f"MCP / execute {mcp / exe:.2f}x, MCP on rmcp / ours {sdk_rps / mcp:.2f}x")
+              f"MCP / execute {mcp / exe:.2f}x, MCP on rmcp / ours {sdk_rps / mcp:.2f}x; "
+              f"CPU per request: execute / echo {exe_cpu / echo_cpu:.2f}x, "
+              f"MCP / execute {mcp_cpu / exe_cpu:.2f}x")
 
 
 if __name__ == "__main__":

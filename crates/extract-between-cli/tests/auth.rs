@@ -3,9 +3,7 @@
 //! a token from the environment that never reaches the logs, and the start refused for a
 //! token file that cannot serve.
 
-mod common;
-
-use common::http::{
+use crate::common::http::{
     EXAMPLE, Server, TOOL, get, metric, metrics_of, request, start_logged, temp_file, with_token,
 };
 use std::path::Path;
@@ -95,7 +93,7 @@ fn tokens_are_required_everywhere_but_the_probes() {
 #[test]
 fn a_changed_token_file_is_read_again_without_a_restart() {
     let file = temp_file("tokens-rotate", "old-token\n");
-    let server = Server::start(&["--auth-token-file", file.to_str().unwrap()]);
+    let (server, logs) = start_logged(&["--auth-token-file", file.to_str().unwrap()], &[]);
     assert_eq!(
         with_token(&server, "GET", "/v1/tools", "old-token", b"").status,
         200
@@ -122,7 +120,7 @@ fn a_changed_token_file_is_read_again_without_a_restart() {
     );
     // A file emptied by mistake keeps the tokens read before.
     std::fs::write(&file, "\n").unwrap();
-    std::thread::sleep(Duration::from_secs(3));
+    logs.wait_for("keeping the tokens read before", Duration::from_secs(8));
     assert_eq!(
         with_token(&server, "GET", "/v1/tools", "new-token", b"").status,
         200

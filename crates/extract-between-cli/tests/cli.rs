@@ -1,8 +1,6 @@
 //! The built binary, driven as a user would: stdin, files, flags, exit codes, tool mode.
 
-mod common;
-
-use common::cli::{BIN, run, spawn_piped, temp, text};
+use crate::common::cli::{BIN, run, spawn_piped, temp, text};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 

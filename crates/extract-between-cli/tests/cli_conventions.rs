@@ -2,9 +2,7 @@
 //! current directory when stdin is a terminal, colour, progress bars, completions and the
 //! man page.
 
-mod common;
-
-use common::cli::{BIN, run, temp, text};
+use crate::common::cli::{BIN, run, temp, text};
 use std::process::{Command, Stdio};
 
 #[test]
@@ -47,7 +45,7 @@ fn no_path_and_a_terminal_on_stdin_searches_the_current_directory() {
         .to_path_buf();
     std::fs::write(dir.join("b.txt"), b"[two]").unwrap();
     let Some(out) = on_terminal(&dir, &format!("{BIN} -s [ -e ] --color never"), &[]) else {
-        common::process::skipped(
+        crate::common::process::skipped(
             "script(1), for a pseudo-terminal",
             "apt-get install util-linux",
         );
@@ -88,7 +86,7 @@ fn file_names_are_coloured_on_a_terminal_or_when_asked() {
     // The terminal shows stderr too: no progress bar.
     let command = format!("{BIN} -s [ -e ] -H --no-progress a.txt");
     let Some(shown) = on_terminal(&dir, &command, &[]) else {
-        common::process::skipped(
+        crate::common::process::skipped(
             "script(1), for a pseudo-terminal",
             "apt-get install util-linux",
         );
@@ -108,7 +106,7 @@ fn a_quick_file_on_a_terminal_flashes_no_progress_bar() {
         .unwrap()
         .to_path_buf();
     let Some(shown) = on_terminal(&dir, &format!("{BIN} -s [ -e ] a.txt"), &[]) else {
-        common::process::skipped(
+        crate::common::process::skipped(
             "script(1), for a pseudo-terminal",
             "apt-get install util-linux",
         );
@@ -198,7 +196,7 @@ fn usage_mistakes_get_messages_that_say_how() {
 #[test]
 #[ignore = "a probe run by a_test_without_its_tool_says_it_was_skipped"]
 fn probe_of_an_absent_tool() {
-    let found = common::process::tool_available(
+    let found = crate::common::process::tool_available(
         &mut Command::new("/nonexistent/extract-between-test-tool"),
         "EXTRACT_BETWEEN_REQUIRE_NOTHING_THAT_EXISTS",
         "the test tool",
@@ -214,13 +212,17 @@ fn probe_of_an_absent_tool() {
 fn a_test_without_its_tool_says_it_was_skipped() {
     let list = temp("skipped-list.txt", b"");
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--ignored", "--exact", "probe_of_an_absent_tool"])
+        .args([
+            "--ignored",
+            "--exact",
+            "cli_conventions::probe_of_an_absent_tool",
+        ])
         .env("EXTRACT_BETWEEN_SKIPPED_LIST", &list)
         .env_remove("EXTRACT_BETWEEN_REQUIRE_NOTHING_THAT_EXISTS")
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let line = "SKIPPED probe_of_an_absent_tool: the test tool is not available (to run it: nothing: it does not exist)";
+    let line = "SKIPPED cli_conventions::probe_of_an_absent_tool: the test tool is not available (to run it: nothing: it does not exist)";
     assert!(text(&out.stderr).contains(line), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(&list).unwrap().trim_end(), line);
 }

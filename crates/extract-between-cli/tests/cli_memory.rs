@@ -2,10 +2,8 @@
 //! large files in bounded memory, matches cut across reads, a redirected file read from
 //! its position, and one input searched on one thread.
 
-mod common;
-
-use common::cli::{BIN, run, spawn_piped, temp, text};
-use common::process::{blocked_reading, poll_until, status_kib, thread_names};
+use crate::common::cli::{BIN, run, spawn_piped, temp, text};
+use crate::common::process::{blocked_reading, poll_until, status_kib, thread_names};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
@@ -30,7 +28,7 @@ fn drain_sampling_peak_rss(child: &mut std::process::Child) -> (u64, u64) {
 }
 
 /// Peak RSS while streaming 2 GiB with matches through a pipe. Slow in debug builds:
-/// `cargo test --release --test cli_memory -- --ignored`.
+/// `cargo test --release --test tests -- --ignored cli_memory::`.
 #[test]
 #[ignore]
 fn two_gib_through_a_pipe_in_bounded_memory() {
@@ -234,7 +232,7 @@ fn one_input_is_searched_on_the_main_thread_alone() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(text(&out.stdout), "b\n");
 
-    let fifo = common::scratch::path("fifo");
+    let fifo = crate::common::scratch::path("fifo");
     let _ = std::fs::remove_file(&fifo);
     assert!(
         Command::new("mkfifo")

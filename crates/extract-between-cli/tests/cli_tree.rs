@@ -7,13 +7,11 @@
 //! is installed (`.ci/run` installs it and sets `EXTRACT_BETWEEN_REQUIRE_RG=1`), the same
 //! command is also run through ripgrep and the outputs must agree.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn temp_tree(name: &str) -> PathBuf {
-    let dir = common::scratch::path(name);
+    let dir = crate::common::scratch::path(name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -77,7 +75,7 @@ fn run_rg(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn rg_available() -> bool {
-    common::process::tool_available(
+    crate::common::process::tool_available(
         Command::new("rg").arg("--version"),
         "EXTRACT_BETWEEN_REQUIRE_RG",
         "ripgrep, to compare with",

@@ -4,9 +4,7 @@
 //! unclosed ones), every kind of bad request, a body past the limit, and the stream route's
 //! error lines.
 
-mod common;
-
-use common::http::{Server, TOOL, get, ndjson, request};
+use crate::common::http::{Server, TOOL, get, ndjson, request};
 use extract_between::testing::Case;
 use quickcheck::{Arbitrary, Gen};
 use serde_json::{Value, json};

@@ -6,10 +6,8 @@
 //! HAProxy comes from Debian's `haproxy` package, which `.ci/run` installs; there
 //! `EXTRACT_BETWEEN_REQUIRE_HAPROXY=1` makes its absence a failure instead of a skip.
 
-mod common;
-
-use common::http::{Server, TOOL};
-use common::process::poll_until;
+use crate::common::http::{Server, TOOL};
+use crate::common::process::poll_until;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -21,17 +19,8 @@ const CLIENTS: usize = 8;
 const BODY: &str = r#"{"text":"a[one]b[two]c","start":"[","end":"]"}"#;
 const ANSWER: &str = r#"{"matches":["one","two"],"truncated":false}"#;
 
-/// A free port for HAProxy's front, which cannot announce a port it picked itself.
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 fn haproxy_available() -> bool {
-    common::process::tool_available(
+    crate::common::process::tool_available(
         Command::new("haproxy").arg("-v"),
         "EXTRACT_BETWEEN_REQUIRE_HAPROXY",
         "HAProxy",
@@ -115,7 +104,7 @@ fn connect(addr: SocketAddr) -> std::io::Result<BufReader<TcpStream>> {
 
 /// How many requests of one instance's route were answered 200, from its `/metrics`.
 fn executed(server: &Server) -> u64 {
-    let r = common::http::get(server, "/metrics");
+    let r = crate::common::http::get(server, "/metrics");
     r.text()
         .lines()
         .find(|l| {
@@ -136,15 +125,18 @@ fn restarting_each_instance_behind_haproxy_loses_no_request() {
     // Each instance picks its port and announces it; a restart binds the same one again.
     let mut instances = [instance(0), instance(0)];
     let ports = [instances[0].addr.port(), instances[1].addr.port()];
-    let front = free_port();
-    let dir = common::scratch::dir();
+    // HAProxy's front: a socket the kernel gave a port, handed to HAProxy as its standard
+    // input (`bind fd@0`), so no port is picked, released and hoped for.
+    let front_socket = TcpListener::bind("127.0.0.1:0").unwrap();
+    let front = front_socket.local_addr().unwrap();
+    let dir = crate::common::scratch::dir();
     let config = dir.join("haproxy.cfg");
     std::fs::write(
         &config,
         format!(
             "global\n  maxconn 1000\n\
              defaults\n  mode http\n  timeout connect 2s\n  timeout client 30s\n  timeout server 30s\n\
-             frontend fe\n  bind 127.0.0.1:{front}\n  default_backend be\n\
+             frontend fe\n  bind fd@0\n  default_backend be\n\
              backend be\n  balance roundrobin\n  option httpchk GET /readyz\n  http-check expect status 200\n\
              \x20 default-server inter 200ms fastinter 100ms downinter 200ms fall 1 rise 2\n\
              \x20 server a 127.0.0.1:{} check\n  server b 127.0.0.1:{} check\n",
@@ -156,12 +148,12 @@ fn restarting_each_instance_behind_haproxy_loses_no_request() {
         Command::new("haproxy")
             .args(["-db", "-f"])
             .arg(&config)
+            .stdin(Stdio::from(std::os::fd::OwnedFd::from(front_socket)))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap(),
     );
-    let front: SocketAddr = format!("127.0.0.1:{front}").parse().unwrap();
     // Both servers up: HAProxy answers, and has done its rise checks.
     let deadline = Instant::now() + Duration::from_secs(10);
     while connect(front).and_then(|mut c| exchange(&mut c)).is_err() {

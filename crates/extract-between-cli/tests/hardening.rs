@@ -4,16 +4,14 @@
 //! behaviour is the point.
 //!
 //! The heaviest (hundreds of clients, peak memory) are `#[ignore]`d: `.ci/run` runs them alone
-//! (`cargo test --test hardening -- --ignored`), and with
+//! (`cargo test --test tests -- --ignored hardening`), and with
 //! `EXTRACT_BETWEEN_SERVE_BIN=target/release/extract-between` they start a release build.
 
-mod common;
-
-use common::http::{
+use crate::common::http::{
     H2_PREFACE, Server, TOOL, closed_within, get, post_json, read_head, read_response, request,
     write_chunk,
 };
-use common::process::eventually;
+use crate::common::process::eventually;
 use serde_json::json;
 use std::io::{BufReader, Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -22,7 +20,7 @@ use std::time::{Duration, Instant};
 /// The status of `GET path` on a new connection, or `None` when the server closed it
 /// without an answer.
 fn try_get(server: &Server, path: &str) -> Option<u16> {
-    common::http::status_of_get(server.addr, path)
+    crate::common::http::status_of_get(server.addr, path)
 }
 
 #[test]
@@ -107,8 +105,16 @@ fn a_head_that_starts_on_an_idle_connection_has_the_header_bound() {
 #[test]
 fn connections_past_the_cap_are_closed_at_once() {
     let server = Server::start(&["--max-connections", "8", "--header-timeout", "30"]);
+    let pid = server.child.id();
+    let before = crate::common::process::open_fds(pid);
     let held: Vec<TcpStream> = (0..8).map(|_| server.connect()).collect();
-    std::thread::sleep(Duration::from_millis(300));
+    // The eight are accepted (a descriptor each) before the ninth comes.
+    assert!(
+        eventually(Duration::from_secs(5), || {
+            crate::common::process::open_fds(pid) >= before + 8
+        }),
+        "the server never accepted the eight connections"
+    );
     let mut extra = server.connect();
     assert!(closed_within(&mut extra, Duration::from_secs(2)));
     drop(held);
@@ -196,7 +202,7 @@ fn a_long_match_is_sent_in_bounded_chunks() {
     let mut r = BufReader::new(s);
     assert_eq!(read_head(&mut r).0, 200);
     let (mut largest, mut answer) = (0, Vec::new());
-    while let Some(chunk) = common::http::read_chunk(&mut r) {
+    while let Some(chunk) = crate::common::http::read_chunk(&mut r) {
         largest = largest.max(chunk.len());
         answer.extend_from_slice(&chunk);
     }
@@ -221,7 +227,7 @@ fn slow_execute_bodies_take_no_slots_and_probes_always_answer() {
     }
     // Every stream place taken too.
     let (_upload, _answer) = {
-        let mut s = common::http::start_upload(
+        let mut s = crate::common::http::start_upload(
             &server,
             "POST",
             &format!("{TOOL}/stream?start=%5B&end=%5D"),
@@ -231,7 +237,13 @@ fn slow_execute_bodies_take_no_slots_and_probes_always_answer() {
         assert_eq!(read_head(&mut r).0, 200);
         (s, r)
     };
-    std::thread::sleep(Duration::from_millis(300));
+    // Every trickling body has begun arriving (a byte of the budget each).
+    crate::common::http::wait_for_metric(
+        &server,
+        "extract_between_memory_budget_used_bytes",
+        Duration::from_secs(5),
+        |used| used >= 16.0,
+    );
     let example = r#"{"text":"pre[one]mid[two]post","start":"[","end":"]"}"#;
     let r = post_json(&server, example);
     assert_eq!(r.status, 200, "{}", r.text());
@@ -373,8 +385,6 @@ fn unread_answers_stay_within_the_memory_budget() {
             .and_then(|()| s.write_all(body.as_bytes()));
         held.push(s);
     }
-    std::thread::sleep(Duration::from_millis(500));
-    let peak = server.peak_rss_kib();
     // Two statuses: those held hold their answers; the rest were refused.
     let mut statuses = std::collections::BTreeMap::new();
     for s in &mut held {
@@ -385,6 +395,9 @@ fn unread_answers_stay_within_the_memory_budget() {
             .entry(String::from_utf8_lossy(&line[9..12]).into_owned())
             .or_insert(0) += 1;
     }
+    // Every answer is written (or refused) and the held ones are still unread: the peak so
+    // far is the peak of holding them.
+    let peak = server.peak_rss_kib();
     eprintln!("rss before {before} KiB, peak {peak} KiB; answers {statuses:?}");
     assert!(
         statuses.get("503").copied().unwrap_or(0) > 0,
@@ -424,12 +437,12 @@ fn a_second_authorization_or_host_header_is_refused() {
             head
         };
         s.write_all(head.as_bytes()).unwrap();
-        let r = common::http::read_response(&mut BufReader::new(s));
+        let r = crate::common::http::read_response(&mut BufReader::new(s));
         assert_eq!(r.status, 400, "{name}: {}", r.text());
         assert_eq!(r.json()["error"]["code"], "duplicate_header", "{name}");
     }
     // One of each is served.
-    assert_eq!(common::http::get(&server, "/v1/tools").status, 200);
+    assert_eq!(crate::common::http::get(&server, "/v1/tools").status, 200);
 }
 
 /// Bodies built to make a parser allocate (a million unknown members; an MCP `_meta` with a
@@ -483,7 +496,7 @@ fn parsing_worst_case_bodies_stays_in_the_budget_and_the_probes_answer() {
             };
             std::thread::spawn(move || {
                 let headers = "Content-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: text-extract-between\r\n";
-                common::http::post_status_line(addr, &path, headers, body.as_bytes())
+                crate::common::http::post_status_line(addr, &path, headers, body.as_bytes())
             })
         })
         .collect();

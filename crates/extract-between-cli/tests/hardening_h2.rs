@@ -2,9 +2,7 @@
 //! the client keeps shut is ended at the stall bound, and connections get GOAWAY when the
 //! drain begins.
 
-mod common;
-
-use common::http::{H2_PREFACE, Server, closed_within, get};
+use crate::common::http::{H2_PREFACE, Server, closed_within, get};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};

@@ -4,9 +4,7 @@
 //!
 //! The heaviest are `#[ignore]`d: `.ci/run` runs them alone with the other hardening tests.
 
-mod common;
-
-use common::http::{Server, TOOL, closed_within, parse_listening_line, serve_binary};
+use crate::common::http::{Server, TOOL, closed_within, parse_listening_line, serve_binary};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -17,7 +15,7 @@ use std::time::Duration;
 fn post_mcp_raw(addr: SocketAddr, body: &str) -> u16 {
     let headers =
         "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
-    let status = common::http::post_status_line(addr, "/mcp", headers, body.as_bytes());
+    let status = crate::common::http::post_status_line(addr, "/mcp", headers, body.as_bytes());
     status
         .split_whitespace()
         .nth(1)
@@ -40,13 +38,13 @@ fn tools_list_batch(n: usize) -> String {
 fn a_batch_answer_past_the_budget_is_refused_and_gives_its_budget_back() {
     let server = Server::start(&["--max-memory-mib", "1"]);
     let small = tools_list_batch(3);
-    let r = common::http::request(&server, "POST", "/mcp", &[], small.as_bytes());
+    let r = crate::common::http::request(&server, "POST", "/mcp", &[], small.as_bytes());
     assert_eq!(r.status, 200, "{:?}", String::from_utf8_lossy(&r.body));
     assert_eq!(r.json().as_array().map(Vec::len), Some(3));
     // The budget is never below one largest body (4 MiB); each answer is about a
     // kilobyte, so ten thousand pass it.
     let big = tools_list_batch(10_000);
-    let r = common::http::request(&server, "POST", "/mcp", &[], big.as_bytes());
+    let r = crate::common::http::request(&server, "POST", "/mcp", &[], big.as_bytes());
     assert_eq!(r.status, 503, "{:?}", String::from_utf8_lossy(&r.body));
     let v = r.json();
     assert_eq!(v["jsonrpc"], "2.0");
@@ -57,7 +55,7 @@ fn a_batch_answer_past_the_budget_is_refused_and_gives_its_budget_back() {
         "{v}"
     );
     // What the refused batch took was released: the small one still fits.
-    let r = common::http::request(&server, "POST", "/mcp", &[], small.as_bytes());
+    let r = crate::common::http::request(&server, "POST", "/mcp", &[], small.as_bytes());
     assert_eq!(r.status, 200);
 }
 
@@ -90,7 +88,7 @@ fn mcp_batches_stay_within_the_memory_budget() {
     // The budget, and what the parse and the allocator's arenas hold beside it.
     let bound = before + 64 * 1024 + 64 * 1024;
     assert!(peak < bound, "peak RSS {peak} KiB (bound {bound} KiB)");
-    assert_eq!(common::http::get(&server, TOOL).status, 200);
+    assert_eq!(crate::common::http::get(&server, TOOL).status, 200);
 }
 
 /// Uploads abandoned mid-body (closed after part of a declared length, closed inside a
@@ -121,7 +119,7 @@ fn aborted_uploads_are_counted_apart_from_successes() {
             drop(s);
         }
     }
-    let r = common::http::request(&server, "POST", &target, &[], b"[1][2]");
+    let r = crate::common::http::request(&server, "POST", &target, &[], b"[1][2]");
     assert_eq!(r.status, 200);
     let series = |status: u16| {
         format!(
@@ -129,13 +127,17 @@ fn aborted_uploads_are_counted_apart_from_successes() {
         )
     };
     let aborted = (rounds * heads.len()) as f64;
-    let counted = common::process::eventually(std::time::Duration::from_secs(20), || {
-        let text = common::http::metrics_of(&server, None);
-        common::http::metric(&text, &series(499)) == aborted
+    let counted = crate::common::process::eventually(std::time::Duration::from_secs(20), || {
+        let text = crate::common::http::metrics_of(&server, None);
+        crate::common::http::metric(&text, &series(499)) == aborted
     });
-    let text = common::http::metrics_of(&server, None);
+    let text = crate::common::http::metrics_of(&server, None);
     assert!(counted, "{text}");
-    assert_eq!(common::http::metric(&text, &series(200)), 1.0, "{text}");
+    assert_eq!(
+        crate::common::http::metric(&text, &series(200)),
+        1.0,
+        "{text}"
+    );
 }
 
 /// `serve` with a metrics port, under an open-files limit of `files` (the shell's `ulimit`
@@ -179,9 +181,9 @@ fn idle_metrics_connections_cannot_starve_the_main_port() {
     let idle: Vec<TcpStream> = (0..300)
         .filter_map(|_| TcpStream::connect(metrics).ok())
         .collect();
-    let livez = common::http::status_of_get(main, "/livez");
-    let scraped = common::process::eventually(Duration::from_secs(10), || {
-        common::http::status_of_get(metrics, "/metrics") == Some(200)
+    let livez = crate::common::http::status_of_get(main, "/livez");
+    let scraped = crate::common::process::eventually(Duration::from_secs(10), || {
+        crate::common::http::status_of_get(metrics, "/metrics") == Some(200)
     });
     let closed = closed_within(&mut half, Duration::from_secs(10));
     drop(idle);
@@ -200,12 +202,13 @@ fn idle_metrics_connections_cannot_starve_the_main_port() {
 /// the `answered` line holds exactly one `request{id=…}` span and none of the caller's text.
 #[test]
 fn a_request_id_cannot_forge_the_text_logs_structure() {
-    let (mut server, logs) = common::http::start_logged(
+    let (mut server, logs) = crate::common::http::start_logged(
         &["--log-format", "text", "--drain-seconds", "0"],
         &[("RUST_LOG", "debug"), ("NO_COLOR", "1")],
     );
     let forged = "x}:extract_between_cli::server::auth:token=leaked{";
-    let r = common::http::request(&server, "GET", "/livez", &[("X-Request-Id", forged)], b"");
+    let r =
+        crate::common::http::request(&server, "GET", "/livez", &[("X-Request-Id", forged)], b"");
     assert_eq!(r.status, 200);
     let id = r.header("x-request-id").unwrap().to_owned();
     assert_ne!(id, forged);

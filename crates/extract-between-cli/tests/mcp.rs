@@ -3,9 +3,7 @@
 //! requests before `initialize`, unsupported versions, wrong or missing headers) gets a
 //! JSON-RPC error and the server keeps serving.
 
-mod common;
-
-use common::http::{Response, Server, request};
+use crate::common::http::{Response, Server, request};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -340,7 +338,7 @@ fn http_checks_headers_origins_and_methods() {
 
 #[test]
 fn http_mcp_needs_the_token_when_tokens_are_set() {
-    let dir = common::scratch::dir();
+    let dir = crate::common::scratch::dir();
     let file = dir.join("tokens");
     std::fs::write(&file, "mcp-token\n").unwrap();
     let server = Server::start(&["--auth-token-file", file.to_str().unwrap()]);
@@ -461,7 +459,7 @@ fn a_loopback_service_answers_mcp_only_for_loopback_or_allowed_hosts() {
             "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         );
-        common::http::raw_exchange(server.addr, message.as_bytes())
+        crate::common::http::raw_exchange(server.addr, message.as_bytes())
     };
     let server = Server::start(&[]);
     for host in ["localhost:8080", "127.0.0.1", "[::1]:1"] {

@@ -6,14 +6,12 @@
 //! the SDK into a venv and sets `EXTRACT_BETWEEN_REQUIRE_MCP_SDK=1`, which makes a missing
 //! SDK a failure instead of a skip.
 
-mod common;
-
-use common::http::Server;
+use crate::common::http::Server;
 use std::process::Command;
 
 fn python() -> Option<String> {
     let python = std::env::var("EXTRACT_BETWEEN_MCP_PYTHON").unwrap_or_else(|_| "python3".into());
-    let found = common::process::tool_available(
+    let found = crate::common::process::tool_available(
         Command::new(&python).args([
             "-c",
             "import mcp, importlib.metadata as m; assert m.version('mcp') == '2.3.0'",

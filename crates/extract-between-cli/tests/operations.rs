@@ -2,9 +2,7 @@
 //! drain on SIGTERM, configuration from the environment, JSON logs, request ids, and an
 //! OpenAPI document that matches what the router serves. Tokens are `auth.rs`'s.
 
-mod common;
-
-use common::http::{
+use crate::common::http::{
     EXAMPLE, Response, Server, TOOL, get, metric, metrics_of, open_upload, post_json,
     read_response, request, start_logged, temp_file, with_token, write_chunk,
 };
@@ -150,7 +148,7 @@ fn timeouts_are_counted_as_rejections() {
         let text = metrics_of(&server, None);
         metric(&text, "extract_between_rejected_total{reason=\"timeout\"}")
     };
-    let counted = common::process::poll_until(Duration::from_secs(10), || {
+    let counted = crate::common::process::poll_until(Duration::from_secs(10), || {
         (timeouts() >= 2.0).then_some(())
     });
     assert!(counted.is_some(), "{}", metrics_of(&server, None));
@@ -180,7 +178,7 @@ fn sigterm_fails_readiness_at_once_and_drain_answers_close_their_connections() {
     assert!(!has_close(&before), "{before:?}");
     let signalled = Instant::now();
     server.sigterm();
-    let draining = common::process::poll_until(Duration::from_secs(5), || {
+    let draining = crate::common::process::poll_until(Duration::from_secs(5), || {
         (get(&server, "/readyz").status == 503).then_some(())
     });
     assert!(draining.is_some(), "/readyz never failed after SIGTERM");
@@ -207,7 +205,7 @@ fn after_the_drain_in_flight_uploads_finish_before_the_exit() {
     let (mut s, mut reader) = open_upload(&server, &format!("{STREAM}?start=%5B&end=%5D"), b"[a]");
     server.sigterm();
     // Past the drain: the listener is closed, the upload goes on.
-    let closed = common::process::poll_until(Duration::from_secs(10), || {
+    let closed = crate::common::process::poll_until(Duration::from_secs(10), || {
         std::net::TcpStream::connect(server.addr)
             .is_err()
             .then_some(())
@@ -216,7 +214,7 @@ fn after_the_drain_in_flight_uploads_finish_before_the_exit() {
     assert!(server.child.try_wait().unwrap().is_none());
     write_chunk(&mut s, b"[b]").unwrap();
     write_chunk(&mut s, b"").unwrap();
-    let body = common::http::read_chunked_body(&mut reader);
+    let body = crate::common::http::read_chunked_body(&mut reader);
     assert!(
         String::from_utf8_lossy(&body)
             .ends_with("{\"done\":true,\"matches\":2,\"truncated\":false}\n"),
@@ -249,7 +247,7 @@ fn shutdown_timeout_ends_requests_still_running() {
     assert!(signalled.elapsed() >= Duration::from_millis(900));
     // The upload's answer ends with a last line that says why, and its chunked body ends
     // properly (a cut body would fail to parse here).
-    let body = common::http::read_chunked_body(&mut reader);
+    let body = crate::common::http::read_chunked_body(&mut reader);
     let last = String::from_utf8_lossy(&body)
         .lines()
         .last()
@@ -262,7 +260,7 @@ fn shutdown_timeout_ends_requests_still_running() {
 fn a_second_signal_exits_at_once() {
     let mut server = Server::start(&["--drain-seconds", "30"]);
     server.sigterm();
-    std::thread::sleep(Duration::from_millis(300));
+    crate::common::http::wait_until_not_ready(&server, Duration::from_secs(5));
     assert!(server.child.try_wait().unwrap().is_none(), "draining");
     let second = Instant::now();
     server.sigterm();
@@ -462,12 +460,16 @@ fn the_openapi_document_declares_what_the_router_serves() {
 fn the_service_returns_freed_memory_from_a_background_thread() {
     let server = Server::start(&[]);
     let pid = server.child.id();
-    let purger = common::process::poll_until(Duration::from_secs(10), || {
-        common::process::thread_names(pid)
+    let purger = crate::common::process::poll_until(Duration::from_secs(10), || {
+        crate::common::process::thread_names(pid)
             .into_iter()
             .find(|name| name.starts_with("jemalloc_bg"))
     });
-    assert!(purger.is_some(), "{:?}", common::process::thread_names(pid));
+    assert!(
+        purger.is_some(),
+        "{:?}",
+        crate::common::process::thread_names(pid)
+    );
 }
 
 #[test]
@@ -501,7 +503,7 @@ fn request_ids_follow_an_incoming_id_and_are_unique_across_instances() {
 #[test]
 fn metrics_parse_with_the_official_openmetrics_parser() {
     let python = std::env::var("EXTRACT_BETWEEN_MCP_PYTHON").unwrap_or_else(|_| "python3".into());
-    if !common::process::tool_available(
+    if !crate::common::process::tool_available(
         std::process::Command::new(&python).args(["-c", "import prometheus_client"]),
         "EXTRACT_BETWEEN_REQUIRE_PROM_PARSER",
         &format!("the Prometheus client's OpenMetrics parser (in {python})"),

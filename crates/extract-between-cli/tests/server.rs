@@ -1,8 +1,6 @@
 //! The HTTP service, started as a real process on a real socket and driven over HTTP.
 
-mod common;
-
-use common::http::{
+use crate::common::http::{
     Server, TOOL, get, ndjson, open_bracket_stream, post_json, read_chunked_body, read_head,
     read_response, request, start_upload, write_chunk,
 };
@@ -373,7 +371,7 @@ fn sigterm_lets_in_flight_requests_finish() {
     let mut server = Server::start(&["--drain-seconds", "0"]);
     let (mut s, mut reader) = open_bracket_stream(&server, b"[a]");
     server.sigterm();
-    std::thread::sleep(Duration::from_millis(300));
+    crate::common::http::wait_until_not_ready(&server, Duration::from_secs(5));
     // Still running: the upload is in flight.
     assert!(server.child.try_wait().unwrap().is_none());
     write_chunk(&mut s, b"[b]").unwrap();
@@ -398,7 +396,7 @@ fn slow_execute_body_gets_408() {
         .as_bytes(),
     )
     .unwrap();
-    let r = common::http::read_response(&mut BufReader::new(s));
+    let r = crate::common::http::read_response(&mut BufReader::new(s));
     assert_eq!(r.status, 408);
     assert_eq!(r.json()["error"]["code"], "request_timeout");
 }
@@ -450,12 +448,17 @@ fn execute_bodies_past_the_memory_budget_get_503() {
     let mut held = server.connect();
     held.write_all(head(4_100_000).as_bytes()).unwrap();
     held.write_all(&vec![b' '; 4_000_000]).unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    crate::common::http::wait_for_metric(
+        &server,
+        "extract_between_memory_budget_used_bytes",
+        Duration::from_secs(10),
+        |used| used >= 4_000_000.0,
+    );
     // A second body that outgrows what is left is refused as soon as it does.
     let mut second = server.connect();
     second.write_all(head(1_000_000).as_bytes()).unwrap();
     second.write_all(&vec![b' '; 400_000]).unwrap();
-    let r = common::http::read_response(&mut BufReader::new(second));
+    let r = crate::common::http::read_response(&mut BufReader::new(second));
     assert_eq!(r.status, 503, "{}", r.text());
     assert_eq!(r.json()["error"]["code"], "overloaded");
     // A small request still fits beside the held body.

@@ -3,9 +3,7 @@
 //! checks, percent-decoding, idle and place limits, bounded memory under large chunked
 //! uploads, and the reference's answer under random chunkings.
 
-mod common;
-
-use common::http::{
+use crate::common::http::{
     Server, TOOL, enc, ndjson, open_bracket_stream, read_chunk, read_chunked_body, read_head,
     request, start_upload, write_chunk,
 };
@@ -316,7 +314,7 @@ fn stream_endpoint_equals_the_reference_under_chunked_uploads() {
             }
             let _ = write_chunk(&mut upload, b"");
         });
-        let response = common::http::read_response(&mut BufReader::new(reader));
+        let response = crate::common::http::read_response(&mut BufReader::new(reader));
         sender.join().unwrap();
         let lines = ndjson(&response.body);
         let Some((last, lines)) = lines.split_last() else {

@@ -37,6 +37,16 @@ mod kernels;
 mod markers;
 #[cfg(feature = "json")]
 pub mod request;
+/// Not public API: the JSON writers this crate's contract and the `extract-between-cli`
+/// crate share (its NDJSON lines, MCP results). They may change in any release, minor or
+/// patch; write JSON with `serde_json` instead.
+#[cfg(feature = "json")]
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::request::write::{
+        push_json_bytes, push_json_escaped, push_json_string, push_offsets,
+    };
+}
 pub mod scanner;
 #[cfg(feature = "stream")]
 pub mod stream;

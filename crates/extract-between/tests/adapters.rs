@@ -2,10 +2,8 @@
 //! agree with the scanner under random chunkings, share memory when they can, stop reading
 //! early, and stay bounded.
 
-mod common;
-
+use crate::common::scan;
 use bytes::Bytes;
-use common::scan;
 use extract_between::codec::ExtractCodec;
 use extract_between::stream::{Error, Match, Options, matches};
 use extract_between::testing::Case;
@@ -310,7 +308,7 @@ fn a_100_mib_match_under_a_1_mib_limit_fails_in_bounded_memory() {
 }
 
 /// ≥ 1 GiB with a match every 64 bytes: buffers never exceed the bound.
-/// Slow in debug builds: `cargo test --release --test adapters -- --ignored`.
+/// Slow in debug builds: `cargo test --release --test tests -- --ignored adapters::`.
 #[test]
 #[ignore]
 fn one_gib_with_many_matches_stays_bounded() {

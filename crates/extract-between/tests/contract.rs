@@ -284,9 +284,9 @@ fn json_escaping_matches_serde_json() {
         }
         let serde = serde_json::to_string(&text).unwrap();
         let mut ours = String::new();
-        extract_between::request::push_json_string(&mut ours, &text);
+        extract_between::__private::push_json_string(&mut ours, &text);
         let mut bytes = b"x".to_vec();
-        extract_between::request::push_json_bytes(&mut bytes, text.as_bytes());
+        extract_between::__private::push_json_bytes(&mut bytes, text.as_bytes());
         ours == serde && bytes[1..] == *serde.as_bytes()
     }
     quickcheck::QuickCheck::new()
@@ -323,7 +323,7 @@ fn push_offsets_formats_like_display() {
             },
         );
         let mut line = b"x".to_vec();
-        extract_between::request::push_offsets(&mut line, start, end);
+        extract_between::__private::push_offsets(&mut line, start, end);
         line == format!(
             "x,\"byte_start\":{},\"byte_end\":{},\"utf16_start\":{},\"utf16_end\":{}",
             v[0], v[1], v[2], v[3]
@@ -339,7 +339,7 @@ fn push_offsets_formats_like_display() {
         for n in [p - 1, p, p + 1, p.saturating_mul(10) - 1] {
             let at = extract_between::Pos { byte: n, utf16: n };
             let mut line = Vec::new();
-            extract_between::request::push_offsets(&mut line, at, at);
+            extract_between::__private::push_offsets(&mut line, at, at);
             assert_eq!(
                 String::from_utf8(line).unwrap(),
                 format!(
@@ -358,7 +358,7 @@ fn push_offsets_takes_the_largest_offsets() {
         utf16: u64::MAX,
     };
     let mut line = Vec::new();
-    extract_between::request::push_offsets(&mut line, max, max);
+    extract_between::__private::push_offsets(&mut line, max, max);
     let m = u64::MAX;
     assert_eq!(
         String::from_utf8(line).unwrap(),

@@ -1,8 +1,6 @@
 //! Properties: the fast paths agree with the naive UTF-16 reference under any chunking.
 
-mod common;
-
-use common::{scan, scan_with, utf16};
+use crate::common::{scan, scan_with, utf16};
 use extract_between::testing::{Case, Paths, reference};
 use extract_between::{ExtractError, Extractor, Markers, ScanError};
 use quickcheck::{QuickCheck, TestResult};
@@ -25,10 +23,11 @@ fn a_reset_scanner_equals_a_new_one() {
         let _ = reused.feed(&before.text.as_bytes()[..cut], &mut sink);
         reused.reset();
         let mut again = extract_between::Collect::default();
-        let got = common::feed_all(&mut reused, &mut again, c.text.as_bytes(), &c.chunks).0;
+        let got = crate::common::feed_all(&mut reused, &mut again, c.text.as_bytes(), &c.chunks).0;
         let mut fresh = extract_between::Scanner::new(&markers);
         let mut want = extract_between::Collect::default();
-        let expected = common::feed_all(&mut fresh, &mut want, c.text.as_bytes(), &c.chunks).0;
+        let expected =
+            crate::common::feed_all(&mut fresh, &mut want, c.text.as_bytes(), &c.chunks).0;
         TestResult::from_bool(got == expected && again.matches == want.matches)
     }
     qc().tests(500)
@@ -219,7 +218,7 @@ fn bytes_only_sink_sees_the_same_matches() {
         let mut scanner = Scanner::new(&markers);
         let mut sink = Capped::new(BytesOnly(Collect::default()), c.max_matches as u64);
         let plan = &c.chunks[..1];
-        let (error, _) = common::feed_all(&mut scanner, &mut sink, c.text.as_bytes(), plan);
+        let (error, _) = crate::common::feed_all(&mut scanner, &mut sink, c.text.as_bytes(), plan);
         let truncated = sink.truncated();
         let got = sink.into_inner().0.matches;
         let bytes = |m: &extract_between::Collected| {
@@ -457,7 +456,8 @@ fn whole_matches_equal_the_three_calls() {
         let three = scan(&markers, c.text.as_bytes(), c.max_matches as u64, &c.chunks);
         let mut scanner = Scanner::new(&markers);
         let mut sink = Capped::new(Whole(Collect::default()), c.max_matches as u64);
-        let (error, _) = common::feed_all(&mut scanner, &mut sink, c.text.as_bytes(), &c.chunks);
+        let (error, _) =
+            crate::common::feed_all(&mut scanner, &mut sink, c.text.as_bytes(), &c.chunks);
         let truncated = sink.truncated();
         let got = sink.into_inner().0.matches;
         TestResult::from_bool(

@@ -2,9 +2,7 @@
 //! and the card's example. Each runs one-shot `extract`, the scanner (whole and in 1-byte
 //! chunks) and the naive UTF-16 reference, which must all agree.
 
-mod common;
-
-use common::scan;
+use crate::common::scan;
 use extract_between::card::{self, CARD_JSON};
 use extract_between::{
     ExtractError, Extractor, MarkerError, Markers, Pos, ScanError, Which, extract,

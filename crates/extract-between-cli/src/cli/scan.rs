@@ -7,7 +7,7 @@ use super::input::Input;
 use super::progress::progress_bar;
 use super::stdio::complain;
 use core::ops::ControlFlow;
-use extract_between::request;
+use extract_between::__private as json;
 use extract_between::{Capped, Markers, Pos, ScanError, Scanner, Sink};
 use std::io::{self, Read, Write};
 
@@ -156,14 +156,14 @@ impl<'a, W: Write> Writer<'a, W> {
                 let line = &mut self.line;
                 line.clear();
                 line.extend_from_slice(b"{\"match\":");
-                request::push_json_bytes(line, content);
+                json::push_json_bytes(line, content);
                 if self.file_json.is_empty() {
                     // The same for every line of this input: escaped once.
                     self.file_json.extend_from_slice(b",\"file\":");
                     push_file_json(&mut self.file_json, self.file);
                 }
                 line.extend_from_slice(&self.file_json);
-                request::push_offsets(line, start, end);
+                json::push_offsets(line, start, end);
                 line.extend_from_slice(b"}\n");
                 self.out.write_all(line)
             }
@@ -321,7 +321,7 @@ pub(super) fn run_one<W: Write>(
 fn push_file_json(out: &mut Vec<u8>, name: &[u8]) {
     use base64::Engine;
     if std::str::from_utf8(name).is_ok() {
-        request::push_json_bytes(out, name);
+        json::push_json_bytes(out, name);
     } else {
         out.extend_from_slice(b"{\"bytes\":\"");
         out.extend_from_slice(

@@ -8,7 +8,7 @@
 //!   `tools/list`, `tools/call`. On stdio the process is the session; on HTTP there are no
 //!   sessions (the specification makes them optional), each request stands alone.
 
-use super::results::{self, LEGACY_VERSIONS, MODERN_VERSIONS};
+use super::results::{self, Era, LEGACY_VERSIONS, MODERN_VERSIONS};
 use super::rpc::{self, Message};
 use super::tool;
 use rmcp::model::{ErrorCode, ErrorData, ProtocolVersion};
@@ -50,20 +50,33 @@ pub(crate) enum Transport<'a> {
     Http(&'a HttpHeaders),
 }
 
-/// The answer to one message: the JSON text to send (none for notifications) and the HTTP
-/// status the transport binding gives it.
+/// The answer to one message: the JSON text to send (none for notifications) and what
+/// became of the message, from which a transport gives its status (the HTTP service maps it
+/// to one; stdio has none).
 #[derive(Debug)]
 pub(crate) struct Answer {
     pub(crate) body: Option<String>,
-    // Read by the HTTP service alone.
-    pub(crate) http_status: u16,
+    pub(crate) verdict: Verdict,
+}
+
+/// What became of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// A notification or a response: nothing to answer.
+    Unanswered,
+    /// A result, or a tool's own error (which is a result of its call).
+    Answered,
+    /// Refused by the protocol: not JSON-RPC, bad parameters, a version or header at odds.
+    Refused,
+    /// A method the server does not have, in the era whose transport says so by status.
+    NoSuchMethod,
 }
 
 impl Answer {
     fn none() -> Answer {
         Answer {
             body: None,
-            http_status: 202,
+            verdict: Verdict::Unanswered,
         }
     }
 
@@ -71,14 +84,54 @@ impl Answer {
     fn ok(id: &RawValue, result: &str) -> Answer {
         Answer {
             body: Some(rpc::result(id, result)),
-            http_status: 200,
+            verdict: Verdict::Answered,
         }
     }
 
-    fn error(id: Option<&RawValue>, e: &ErrorData, http_status: u16) -> Answer {
+    fn error(id: Option<&RawValue>, e: &ErrorData, verdict: Verdict) -> Answer {
         Answer {
             body: Some(rpc::error(id, e)),
-            http_status,
+            verdict,
+        }
+    }
+
+    fn refused(id: Option<&RawValue>, e: &ErrorData) -> Answer {
+        Answer::error(id, e, Verdict::Refused)
+    }
+}
+
+/// The methods this server has, named once; any other is `Other`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Method<'m> {
+    Initialize,
+    Ping,
+    ToolsList,
+    ToolsCall,
+    ServerDiscover,
+    Other(&'m str),
+}
+
+impl<'m> Method<'m> {
+    fn of(name: &'m str) -> Self {
+        match name {
+            "initialize" => Method::Initialize,
+            "ping" => Method::Ping,
+            "tools/list" => Method::ToolsList,
+            "tools/call" => Method::ToolsCall,
+            "server/discover" => Method::ServerDiscover,
+            other => Method::Other(other),
+        }
+    }
+
+    /// The name the message gave.
+    fn name(self) -> &'m str {
+        match self {
+            Method::Initialize => "initialize",
+            Method::Ping => "ping",
+            Method::ToolsList => "tools/list",
+            Method::ToolsCall => "tools/call",
+            Method::ServerDiscover => "server/discover",
+            Method::Other(other) => other,
         }
     }
 }
@@ -180,7 +233,7 @@ fn batch(
             .map_or("none (before initialize)", ProtocolVersion::as_str),
     };
     let refuse =
-        |message: String| Answer::error(None, &ErrorData::invalid_request(message, None), 400);
+        |message: String| Answer::refused(None, &ErrorData::invalid_request(message, None));
     if version != BATCH_VERSION.as_str() {
         return Ok(refuse(format!(
             "batches are part of protocol {BATCH_VERSION} only (this exchange speaks {version}): send one message at a time"
@@ -202,13 +255,13 @@ fn batch(
     for m in messages {
         let one = if m.get().starts_with('[') {
             let e = ErrorData::invalid_request("a batch cannot hold a batch", None);
-            Answer::error(None, &e, 400)
+            Answer::refused(None, &e)
         } else {
             handle_one(session, m.get().as_bytes(), transport)
         };
         // A message the transport refuses (not JSON-RPC, bad params) makes the batch
         // a bad request, as it makes a message alone one; the array says which.
-        refused |= one.http_status == 400;
+        refused |= one.verdict == Verdict::Refused;
         if let Some(body) = one.body {
             answers.push(&body)?;
         }
@@ -217,7 +270,11 @@ fn batch(
         None => Answer::none(),
         Some(body) => Answer {
             body: Some(body),
-            http_status: if refused { 400 } else { 200 },
+            verdict: if refused {
+                Verdict::Refused
+            } else {
+                Verdict::Answered
+            },
         },
     })
 }
@@ -267,9 +324,13 @@ impl<'r> Answers<'r> {
 /// takes; a message that does not read so is read again in two steps to say what is wrong.
 fn handle_one(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answer {
     match rpc::parse::<Params<'_>>(bytes) {
-        Ok(Message::Request { id, method, params }) => {
-            answer(session, id, &method, &params.unwrap_or_default(), transport)
-        }
+        Ok(Message::Request { id, method, params }) => answer(
+            session,
+            id,
+            Method::of(&method),
+            &params.unwrap_or_default(),
+            transport,
+        ),
         Ok(Message::Notification { .. } | Message::Response) => Answer::none(),
         Err(_) => refuse(session, bytes, transport),
     }
@@ -283,15 +344,17 @@ fn refuse(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answ
         Ok(Message::Request { id, method, params }) => (Some((id, method)), params),
         Ok(Message::Notification { params }) => (None, params),
         Ok(Message::Response) => return Answer::none(),
-        Err((id, e)) => return Answer::error(id, &e, 400),
+        Err((id, e)) => return Answer::refused(id, &e),
     };
     let raw = params.map_or("{}", RawValue::get);
     match (serde_json::from_str::<Params<'_>>(raw), request) {
         (Err(e), request) => {
             let e = ErrorData::invalid_params(format!("params: {e}"), None);
-            Answer::error(request.map(|(id, _)| id), &e, 400)
+            Answer::refused(request.map(|(id, _)| id), &e)
         }
-        (Ok(params), Some((id, method))) => answer(session, id, &method, &params, transport),
+        (Ok(params), Some((id, method))) => {
+            answer(session, id, Method::of(&method), &params, transport)
+        }
         (Ok(_), None) => Answer::none(),
     }
 }
@@ -300,13 +363,13 @@ fn refuse(session: &mut Session, bytes: &[u8], transport: Transport<'_>) -> Answ
 fn answer(
     session: &mut Session,
     id: &RawValue,
-    method: &str,
+    method: Method<'_>,
     params: &Params<'_>,
     transport: Transport<'_>,
 ) -> Answer {
     let modern = params.meta.as_ref().and_then(|m| m.version.as_deref());
     match modern {
-        Some(version) if method != "initialize" => {
+        Some(version) if method != Method::Initialize => {
             modern_request(id, method, params, version, transport)
         }
         _ => legacy_request(session, id, method, params, transport),
@@ -330,7 +393,7 @@ fn unsupported(
 
 fn modern_request(
     id: &RawValue,
-    method: &str,
+    method: Method<'_>,
     params: &Params<'_>,
     version: &str,
     transport: Transport<'_>,
@@ -342,15 +405,15 @@ fn modern_request(
                 headers.protocol_version.as_deref(),
                 version,
             ),
-            ("Mcp-Method", headers.method.as_deref(), method),
+            ("Mcp-Method", headers.method.as_deref(), method.name()),
         ];
-        if method == "tools/call" {
+        if method == Method::ToolsCall {
             let body = params.name.as_deref().unwrap_or_default();
             checks.push(("Mcp-Name", headers.name.as_deref(), body));
         }
         for (name, sent, body) in checks {
             if let Err(why) = header_matches(name, sent, body) {
-                return Answer::error(Some(id), &ErrorData::header_mismatch(why, None), 400);
+                return Answer::refused(Some(id), &ErrorData::header_mismatch(why, None));
             }
         }
     }
@@ -360,29 +423,20 @@ fn modern_request(
             "Unsupported protocol version",
             version,
         );
-        return Answer::error(Some(id), &e, 400);
+        return Answer::refused(Some(id), &e);
     }
     if !params.meta.as_ref().is_some_and(|m| m.capabilities_object) {
         let e = ErrorData::invalid_params(
             format!("params._meta must hold \"{META_CAPABILITIES}\" (an object)"),
             None,
         );
-        return Answer::error(Some(id), &e, 400);
+        return Answer::refused(Some(id), &e);
     }
     match method {
-        "tools/call" => {
-            match tool::call(
-                params.name.as_deref(),
-                params.arguments,
-                &results::MODERN_CALL_TAIL,
-            ) {
-                Ok(result) => Answer::ok(id, &result),
-                Err(e) => Answer::error(Some(id), &e, 200),
-            }
-        }
-        "server/discover" => Answer::ok(id, &results::DISCOVER),
-        "tools/list" => Answer::ok(id, &results::MODERN_TOOLS),
-        _ => method_not_found(id, method, 404),
+        Method::ToolsCall => call(id, params, Era::Modern),
+        Method::ServerDiscover => Answer::ok(id, &results::DISCOVER),
+        Method::ToolsList => Answer::ok(id, &results::MODERN_TOOLS),
+        _ => method_not_found(id, method, Verdict::NoSuchMethod),
     }
 }
 
@@ -397,23 +451,32 @@ fn header_matches(name: &str, sent: Option<&str>, body: &str) -> Result<(), Stri
     }
 }
 
-fn method_not_found(id: &RawValue, method: &str, http_status: u16) -> Answer {
+/// `tools/call`: the tool's result, or its error as the call's answer.
+fn call(id: &RawValue, params: &Params<'_>, era: Era) -> Answer {
+    match tool::call(params.name.as_deref(), params.arguments, era) {
+        Ok(result) => Answer::ok(id, &result),
+        Err(e) => Answer::error(Some(id), &e, Verdict::Answered),
+    }
+}
+
+/// An unknown method, answered as `verdict` (the eras' HTTP bindings differ on its status).
+fn method_not_found(id: &RawValue, method: Method<'_>, verdict: Verdict) -> Answer {
     let e = ErrorData::new(
         ErrorCode::METHOD_NOT_FOUND,
-        format!("Method not found: {method}"),
+        format!("Method not found: {}", method.name()),
         None,
     );
-    Answer::error(Some(id), &e, http_status)
+    Answer::error(Some(id), &e, verdict)
 }
 
 fn legacy_request(
     session: &mut Session,
     id: &RawValue,
-    method: &str,
+    method: Method<'_>,
     params: &Params<'_>,
     transport: Transport<'_>,
 ) -> Answer {
-    if method == "initialize" {
+    if method == Method::Initialize {
         let requested = params.protocol_version.as_deref().unwrap_or_default();
         let negotiated = served(LEGACY_VERSIONS, requested).unwrap_or(&LEGACY_VERSIONS[0]);
         session.legacy = Some(negotiated);
@@ -430,7 +493,7 @@ fn legacy_request(
                     format!("protocol {version} requires params._meta[\"{META_VERSION}\"]"),
                     None,
                 );
-                return Answer::error(Some(id), &e, 400);
+                return Answer::refused(Some(id), &e);
             }
             if served(LEGACY_VERSIONS, version).is_none() {
                 let e = unsupported(
@@ -438,34 +501,32 @@ fn legacy_request(
                     format!("unsupported MCP-Protocol-Version {version:?}"),
                     version,
                 );
-                return Answer::error(Some(id), &e, 400);
+                return Answer::refused(Some(id), &e);
             }
         }
         Transport::Stdio => {
-            if session.legacy.is_none() && method != "ping" {
+            if session.legacy.is_none() && method != Method::Ping {
                 let modern: Vec<&str> = MODERN_VERSIONS
                     .iter()
                     .map(ProtocolVersion::as_str)
                     .collect();
                 let e = ErrorData::invalid_request(
                     format!(
-                        "{method} before initialize: send initialize first, or give the protocol \
+                        "{} before initialize: send initialize first, or give the protocol \
                          version in params._meta[\"{META_VERSION}\"] (supported: {})",
+                        method.name(),
                         modern.join(", ")
                     ),
                     None,
                 );
-                return Answer::error(Some(id), &e, 400);
+                return Answer::refused(Some(id), &e);
             }
         }
     }
     match method {
-        "ping" => Answer::ok(id, "{}"),
-        "tools/list" => Answer::ok(id, &results::LEGACY_TOOLS),
-        "tools/call" => match tool::call(params.name.as_deref(), params.arguments, "}") {
-            Ok(result) => Answer::ok(id, &result),
-            Err(e) => Answer::error(Some(id), &e, 200),
-        },
-        _ => method_not_found(id, method, 200),
+        Method::Ping => Answer::ok(id, "{}"),
+        Method::ToolsList => Answer::ok(id, &results::LEGACY_TOOLS),
+        Method::ToolsCall => call(id, params, Era::Legacy),
+        _ => method_not_found(id, method, Verdict::Answered),
     }
 }

@@ -111,9 +111,28 @@ pub(crate) static LEGACY_TOOLS: LazyLock<String> = LazyLock::new(|| {
     text(&result)
 });
 
+/// The protocol era a result is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Era {
+    /// 2025-11-25 and earlier: the SDK's result fields alone.
+    Legacy,
+    /// 2026-07-28: every result also carries its `resultType` and the server's identity.
+    Modern,
+}
+
+impl Era {
+    /// What closes a result object after the SDK's fields: the era's own, then the brace.
+    pub(crate) fn result_tail(self) -> &'static str {
+        match self {
+            Era::Legacy => "}",
+            Era::Modern => &MODERN_CALL_TAIL,
+        }
+    }
+}
+
 /// What closes a 2026-07-28 `tools/call` result after the SDK's `CallToolResult` fields: the
 /// era's fields and the closing brace.
-pub(crate) static MODERN_CALL_TAIL: LazyLock<String> = LazyLock::new(|| {
+static MODERN_CALL_TAIL: LazyLock<String> = LazyLock::new(|| {
     format!(
         ",\"resultType\":{},\"_meta\":{}}}",
         text(&ResultType::COMPLETE),

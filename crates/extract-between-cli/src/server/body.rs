@@ -1,6 +1,7 @@
 //! A JSON request body read under the service's limits: at most
 //! [`MAX_REQUEST_BYTES`], within `--body-timeout`, each byte of room it takes held in the
-//! memory budget. The execute route and `/mcp` read their bodies so.
+//! memory budget. The execute route and `/mcp` read their bodies so, and run them through
+//! [`read_and_run`], the one request path both take.
 
 use super::error::{ApiError, ErrorCode};
 use super::protocol::unsupported_encoding;
@@ -49,6 +50,23 @@ pub(super) async fn read_body(
         )),
         Ok(Ok(read)) => Ok(read),
     }
+}
+
+/// What the execute route and `/mcp` both do with a request: the body read (see
+/// [`read_body`]), a run slot taken only once it is in, and `work` run on it (off the async
+/// workers when large). The body's budget is given back when `work` is done, before the
+/// answer takes its own.
+pub(super) async fn read_and_run<T: Send + 'static>(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: Body,
+    work: impl FnOnce(Vec<u8>) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let (bytes, permits) = read_body(state, headers, body).await?;
+    let _slot = state.run_slot()?;
+    let done = state.run_parse(bytes.len(), move || work(bytes)).await?;
+    drop(permits);
+    Ok(done)
 }
 
 /// The 413 of a body over [`MAX_REQUEST_BYTES`], in the words of the card's contract.

@@ -224,7 +224,7 @@ impl ServerConfig {
     pub(super) fn new(args: ServeArgs) -> ServerConfig {
         let seconds = |s: u64| Duration::from_secs(s.clamp(1, MAX_SECONDS));
         ServerConfig {
-            loopback: crate::mcp::http::is_loopback(&args.listen),
+            loopback: super::origin::is_loopback(&args.listen),
             max_connections: args.max_connections.max(1),
             max_concurrency: args.max_concurrency.max(1),
             max_streams: args.max_streams.max(1),

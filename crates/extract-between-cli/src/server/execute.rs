@@ -3,9 +3,9 @@
 //!
 //! The body is parsed as JSON whatever the `Content-Type` says, so `curl -d` works as
 //! written. Its bytes hold the memory budget while they arrive, and the answer holds it until
-//! written; the run itself takes a slot only once the body is in.
+//! written; the run itself takes a slot only once the body is in (the path `/mcp` shares).
 
-use super::body::read_body;
+use super::body::read_and_run;
 use super::paths::EXECUTE_PATH;
 use super::state::AppState;
 use axum::body::Body;
@@ -19,21 +19,11 @@ pub(super) async fn execute(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let (bytes, permits) = match read_body(&state, &headers, body).await {
-        Ok(read) => read,
-        Err(refused) => return refused.into_response(),
-    };
-    let _slot = match state.run_slot() {
-        Ok(slot) => slot,
-        Err(refused) => return refused.into_response(),
-    };
-    let run = state.run_parse(bytes.len(), move || {
-        let reply = match request::parse(&bytes) {
+    let run = read_and_run(&state, &headers, body, |bytes| {
+        match request::parse(&bytes) {
             Ok(req) => (request::run(&req), req.text.len()),
             Err(invalid) => (request::Reply::from(&invalid), 0),
-        };
-        drop(bytes);
-        reply
+        }
     });
     let (reply, scanned) = match run.await {
         Ok(done) => done,
@@ -42,8 +32,6 @@ pub(super) async fn execute(
     state
         .metrics
         .scanned(EXECUTE_PATH, scanned as u64, reply.matches as u64);
-    // The request's bytes are done with: give their budget back before the answer takes its.
-    drop(permits);
     let status = status_of(reply.outcome);
     match state.budgeted_body(reply.body) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),

@@ -5,10 +5,11 @@
 //! Tokens are checked by the edge like every other route's. GET (no server-initiated
 //! stream) and DELETE (no sessions) get the router's 405, with `Allow: POST`.
 
-use super::body::read_body;
+use super::body::read_and_run;
 use super::error::{ApiError, json_response};
+use super::origin::{forbidden_host, forbidden_origin, host_allowed, origin_allowed};
 use super::state::{AppState, overloaded};
-use crate::mcp::http::{self as mcp_http, OverBudget};
+use crate::mcp::http::{self as mcp_http, OverBudget, RequestHeaders, Verdict};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri, header};
@@ -26,27 +27,33 @@ pub(super) async fn post(
             .get(header::HOST)
             .and_then(|h| h.to_str().ok())
             .or_else(|| uri.authority().map(|a| a.as_str()));
-        if !mcp_http::host_allowed(host, &state.config.allow_host) {
-            return json_response(StatusCode::FORBIDDEN, mcp_http::forbidden_host());
+        if !host_allowed(host, &state.config.allow_host) {
+            return json_response(StatusCode::FORBIDDEN, forbidden_host());
         }
     }
-    if !mcp_http::origin_allowed(&headers, &state.config.allow_origin) {
-        return json_response(StatusCode::FORBIDDEN, mcp_http::forbidden_origin());
+    if !origin_allowed(&headers, &state.config.allow_origin) {
+        return json_response(StatusCode::FORBIDDEN, forbidden_origin());
     }
-    let (bytes, permits) = match read_body(&state, &headers, body).await {
-        Ok(read) => read,
-        Err(refused) => return as_rpc_error(&refused),
-    };
-    let _slot = match state.run_slot() {
-        Ok(slot) => slot,
-        Err(refused) => return as_rpc_error(&refused),
-    };
     let budget = state.clone();
-    let run = state.run_parse(bytes.len(), move || {
+    let sent = |name| headers.get(name).cloned();
+    let mcp_headers = [
+        sent("mcp-protocol-version"),
+        sent("mcp-method"),
+        sent("mcp-name"),
+    ];
+    let run = read_and_run(&state, &headers, body, move |bytes| {
+        let [protocol_version, method, name] = mcp_headers
+            .each_ref()
+            .map(|v| v.as_ref().map(|v| v.as_bytes()));
+        let request = RequestHeaders {
+            protocol_version,
+            method,
+            name,
+        };
         // A batch's answer takes the budget as it grows, so it is refused before it is
         // built past the budget, not after.
         let mut held = Held::default();
-        let answer = mcp_http::handle(&headers, &bytes, &mut |n| held.take(&budget, n));
+        let answer = mcp_http::handle(request, &bytes, &mut |n| held.take(&budget, n));
         (answer, held)
     });
     let (answer, held) = match run.await {
@@ -54,14 +61,27 @@ pub(super) async fn post(
         Ok((Err(OverBudget), _)) => return as_rpc_error(&batch_over_budget()),
         Err(refused) => return as_rpc_error(&refused),
     };
-    drop(permits);
-    let status = StatusCode::from_u16(answer.http_status).unwrap_or(StatusCode::OK);
     let Some(text) = answer.body else {
         return StatusCode::ACCEPTED.into_response();
     };
     match state.budgeted_body_holding(text, held.0) {
-        Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Ok(body) => (
+            status_of(answer.verdict),
+            [(header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response(),
         Err(refused) => as_rpc_error(&refused),
+    }
+}
+
+/// The HTTP status of an MCP answer, as the Streamable HTTP binding gives it.
+fn status_of(verdict: Verdict) -> StatusCode {
+    match verdict {
+        Verdict::Unanswered => StatusCode::ACCEPTED,
+        Verdict::Answered => StatusCode::OK,
+        Verdict::Refused => StatusCode::BAD_REQUEST,
+        Verdict::NoSuchMethod => StatusCode::NOT_FOUND,
     }
 }
 

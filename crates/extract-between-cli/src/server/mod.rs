@@ -41,6 +41,7 @@ mod io;
 mod mcp;
 mod metrics;
 mod openapi;
+mod origin;
 mod paths;
 mod protocol;
 mod query;

@@ -14,8 +14,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use core::pin::Pin;
 use core::task::{Context, Poll};
+use extract_between::__private as json;
 use extract_between::Pos;
-use extract_between::request;
 use extract_between::scanner::ScanError;
 use extract_between::stream::{self, Error as StreamError, MatchStream};
 use futures_core::Stream;
@@ -249,11 +249,11 @@ where
             if let Some(line) = &mut this.line {
                 let rest = line.content.get(line.written..).unwrap_or_default();
                 let piece = rest.get(..ESCAPE_PIECE).unwrap_or(rest);
-                request::push_json_escaped(&mut out, piece);
+                json::push_json_escaped(&mut out, piece);
                 line.written += piece.len();
                 if line.written == line.content.len() {
                     out.push(b'"');
-                    request::push_offsets(&mut out, line.span.0, line.span.1);
+                    json::push_offsets(&mut out, line.span.0, line.span.1);
                     out.extend_from_slice(b"}\n");
                     this.line = None;
                 }

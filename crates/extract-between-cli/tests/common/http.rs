@@ -5,6 +5,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub const TOOL: &str = "/v1/tools/text-extract-between/versions/1.0.0";
@@ -386,20 +387,71 @@ pub fn with_token(server: &Server, method: &str, path: &str, token: &str, body: 
     request(server, method, path, &[("Authorization", &value)], body)
 }
 
-/// Starts a server with stderr captured; returns it and a thread collecting the lines.
-pub fn start_logged(
-    args: &[&str],
-    env: &[(&str, &str)],
-) -> (Server, std::thread::JoinHandle<Vec<String>>) {
+/// Starts a server with stderr captured; returns it and its log lines as they come.
+pub fn start_logged(args: &[&str], env: &[(&str, &str)]) -> (Server, Logs) {
     let mut server = Server::start_with(args, env, Stdio::piped());
     let stderr = server.child.stderr.take().unwrap();
-    let lines = std::thread::spawn(move || {
-        BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-            .collect::<Vec<_>>()
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let reader = {
+        let lines = Arc::clone(&lines);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                lines.lock().unwrap().push(line);
+            }
+        })
+    };
+    (server, Logs { lines, reader })
+}
+
+/// A server's log lines, collected by a thread while it runs.
+pub struct Logs {
+    lines: Arc<Mutex<Vec<String>>>,
+    reader: std::thread::JoinHandle<()>,
+}
+
+impl Logs {
+    /// Polls until a line holding `needle` was logged, for at most `within`.
+    pub fn wait_for(&self, needle: &str, within: Duration) {
+        let found = super::process::poll_until(within, || {
+            self.lines
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|l| l.contains(needle))
+                .then_some(())
+        });
+        assert!(
+            found.is_some(),
+            "never logged {needle:?}: {:#?}",
+            self.lines.lock().unwrap()
+        );
+    }
+
+    /// Every line, once the server's stderr has closed.
+    pub fn join(self) -> std::thread::Result<Vec<String>> {
+        self.reader.join()?;
+        Ok(std::mem::take(&mut *self.lines.lock().unwrap()))
+    }
+}
+
+/// Polls the server's `/metrics` until the series `series` (name and labels) has a value
+/// `ok` accepts, for at most `within`.
+pub fn wait_for_metric(server: &Server, series: &str, within: Duration, ok: impl Fn(f64) -> bool) {
+    let mut last = 0.0;
+    let found = super::process::poll_until(within, || {
+        last = metric(&metrics_of(server, None), series);
+        ok(last).then_some(())
     });
-    (server, lines)
+    assert!(found.is_some(), "{series} stayed at {last}");
+}
+
+/// Polls until the server stops saying it is ready (`/readyz` answers another status, or
+/// nothing): its drain has begun.
+pub fn wait_until_not_ready(server: &Server, within: Duration) {
+    let begun = super::process::eventually(within, || {
+        status_of_get(server.addr, "/readyz") != Some(200)
+    });
+    assert!(begun, "the server never began to drain");
 }
 
 /// The value of the series whose line starts with `series` (name and labels), or 0.

@@ -34,6 +34,11 @@ pub fn status_kib(pid: u32, field: &str) -> Option<u64> {
 }
 
 /// The names of the process's threads (`comm` of each task).
+/// How many descriptors process `pid` holds open (0 if it is gone).
+pub fn open_fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
+}
+
 pub fn thread_names(pid: u32) -> Vec<String> {
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
         return Vec::new();

@@ -16,9 +16,10 @@ use core::fmt;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-mod write;
+pub(crate) mod write;
 
-pub use write::{error_body, push_json_bytes, push_json_escaped, push_json_string, push_offsets};
+pub use write::error_body;
+use write::push_json_string;
 
 /// A valid request.
 ///

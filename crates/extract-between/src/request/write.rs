@@ -8,7 +8,7 @@
 ///
 /// ```
 /// let mut out = String::new();
-/// extract_between::request::push_json_string(&mut out, "a\"b\n\u{1}é");
+/// extract_between::__private::push_json_string(&mut out, "a\"b\n\u{1}é");
 /// assert_eq!(out, r#""a\"b\n\u0001é""#);
 /// ```
 pub fn push_json_string(out: &mut String, s: &str) {
@@ -29,7 +29,7 @@ pub fn push_json_string(out: &mut String, s: &str) {
 ///
 /// ```
 /// let mut out = Vec::new();
-/// extract_between::request::push_json_bytes(&mut out, "a\"b\n\u{1}é".as_bytes());
+/// extract_between::__private::push_json_bytes(&mut out, "a\"b\n\u{1}é".as_bytes());
 /// assert_eq!(String::from_utf8(out).unwrap(), r#""a\"b\n\u0001é""#);
 /// ```
 pub fn push_json_bytes(out: &mut Vec<u8>, s: &[u8]) {
@@ -44,8 +44,8 @@ pub fn push_json_bytes(out: &mut Vec<u8>, s: &[u8]) {
 ///
 /// ```
 /// let mut out = Vec::new();
-/// extract_between::request::push_json_escaped(&mut out, b"a\"b");
-/// extract_between::request::push_json_escaped(&mut out, b"\n");
+/// extract_between::__private::push_json_escaped(&mut out, b"a\"b");
+/// extract_between::__private::push_json_escaped(&mut out, b"\n");
 /// assert_eq!(out, br#"a\"b\n"#);
 /// ```
 pub fn push_json_escaped(out: &mut Vec<u8>, s: &[u8]) {
@@ -160,7 +160,7 @@ fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
 /// ```
 /// use extract_between::Pos;
 /// let mut out = Vec::new();
-/// extract_between::request::push_offsets(&mut out, Pos { byte: 7, utf16: 3 }, Pos { byte: 9, utf16: 4 });
+/// extract_between::__private::push_offsets(&mut out, Pos { byte: 7, utf16: 3 }, Pos { byte: 9, utf16: 4 });
 /// assert_eq!(out, br#","byte_start":7,"byte_end":9,"utf16_start":3,"utf16_end":4"#);
 /// ```
 pub fn push_offsets(out: &mut Vec<u8>, start: crate::Pos, end: crate::Pos) {

@@ -1,0 +1,14 @@
+//! The library's integration tests, one binary: each module is one concern.
+
+mod common;
+
+/// The async adapters on a real tokio runtime.
+#[cfg(feature = "codec")]
+mod adapters;
+/// The card's JSON contract.
+#[cfg(feature = "json")]
+mod contract;
+/// Fast paths against the UTF-16 reference under any chunking.
+mod props;
+/// One test per sentence of the card's semantics.
+mod semantics;
