@@ -2,7 +2,8 @@
 # Checks what scripts/dist.sh built into dist/ (or $DIST_DIR) as a user meets it:
 #
 #   wheel   manylinux_2_17 or older by auditwheel, under 15 MB, the licenses in its
-#           dist-info; installed into a fresh venv whose PATH has no cargo or rustc, it
+#           dist-info, the Spark jar with its classes and a library needing glibc 2.17 at
+#           most; installed into a fresh venv whose PATH has no cargo or rustc, it
 #           imports and answers (the package's whole suite runs against it in cargo test
 #           when EXTRACT_BETWEEN_PYTHON_WHEEL names it, as .ci/run does)
 #   sdist   builds into a wheel from its own contents alone, which installs and answers
@@ -77,6 +78,22 @@ for license in LICENSE-MIT LICENSE-APACHE; do
   grep -q "extract_between-$version.dist-info/licenses/$license" "$scratch/wheel-files" ||
     fail "the wheel's dist-info holds no $license"
 done
+# The Spark jar: the native functions' classes and their library, loadable on glibc 2.17.
+grep -q "extract_between/jars/extract-between-spark.jar" "$scratch/wheel-files" ||
+  fail "the wheel holds no Spark jar"
+unzip -q -o "$wheel" 'extract_between/jars/*' -d "$scratch/wheel-jar"
+jar_file="$scratch/wheel-jar/extract_between/jars/extract-between-spark.jar"
+unzip -l "$jar_file" >"$scratch/jar-files"
+for entry in io/github/extractbetween/spark/ExtractBetweenExtensions.class \
+  io/github/extractbetween/spark/native/linux-x86_64/libextract_between_spark.so; do
+  grep -q "$entry" "$scratch/jar-files" || fail "the Spark jar holds no $entry"
+done
+unzip -q -o "$jar_file" 'io/github/extractbetween/spark/native/*' -d "$scratch/jar"
+newest_glibc="$(objdump -T "$scratch/jar/io/github/extractbetween/spark/native/linux-x86_64/libextract_between_spark.so" |
+  grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n 1)"
+echo "Spark jar: native library needs glibc $newest_glibc"
+[ "$(printf '%s\n2.17\n' "$newest_glibc" | sort -V | tail -n 1)" = 2.17 ] ||
+  fail "the Spark jar's library needs glibc $newest_glibc, newer than 2.17"
 answers "$wheel" wheel
 
 echo "== sdist: $sdist"

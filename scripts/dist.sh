@@ -2,7 +2,8 @@
 # Builds what a release publishes into dist/ (or $DIST_DIR), on Linux x86-64:
 #
 #   wheel   the Python package: abi3 (CPython 3.9+), manylinux2014 (glibc 2.17), built with
-#           maturin and zig, stripped
+#           maturin and zig, stripped, carrying the Spark jar (spark/build.sh: the native
+#           SQL functions' classes and their library, linked against glibc 2.17 too)
 #   sdist   the Python package's source, which builds into the same package
 #   crates  extract-between and extract-between-cli as .crate files
 #   deb     the CLI as a Debian package: binary, man page, completions, licenses, README
@@ -35,8 +36,22 @@ python_tools() {
   export PATH="$tools/bin:$PATH"
 }
 
-wheel() {
+# The Spark jar, into the package's source before maturin packs it. Its classes compile
+# against the Spark jars of pyspark (installed into the tools venv without its dependencies;
+# the same wheel the tests install, from pip's cache); its library links with cargo-zigbuild.
+spark_jar() {
   python_tools
+  local tools="$target_dir/dist-tools"
+  "$tools/bin/python" -c 'import pyspark' 2>/dev/null ||
+    "$tools/bin/pip" install -q --no-deps 'pyspark>=4.1'
+  command -v cargo-zigbuild >/dev/null 2>&1 || "$tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
+  PYTHON="$tools/bin/python" ZIGBUILD=1 bash spark/build.sh >/dev/null
+  mkdir -p python/python/extract_between/jars
+  cp "$target_dir/spark/extract-between-spark.jar" python/python/extract_between/jars/
+}
+
+wheel() {
+  spark_jar
   rm -f "$out"/extract_between-*.whl
   # Zig links against glibc 2.17's symbols, so the wheel runs on any manylinux2014 system.
   # The dist profile builds no debug info and strips symbols.

@@ -1,73 +1,29 @@
 """The Spark column functions on a real local Spark (pyspark, Java, local[2]) over a parquet
-dataset of 200,000 generated documents in several files: every row equals `extract` on it,
-and an unclosed row is handled per `on_unclosed`. Without Java or pyspark the test is skipped
-with the reason, unless EXTRACT_BETWEEN_REQUIRE_SPARK is set (`.ci/run` sets it)."""
+dataset of 200,000 generated documents in several files, on both engines (the native SQL
+functions of the package's jar, and the Arrow UDFs): every row equals `extract` on it, and an
+unclosed row is handled per `on_unclosed`. The session and the dataset are conftest.py's."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import sys
 
 import pytest
 
 import extract_between as eb
 
-REQUIRED = bool(os.environ.get("EXTRACT_BETWEEN_REQUIRE_SPARK"))
+ENGINES = ["native", "arrow"]
 
 
-def missing() -> str | None:
-    if shutil.which("java") is None:
-        return "no java on PATH"
-    try:
-        import pyspark  # noqa: F401
-        import pyarrow  # noqa: F401
-    except ImportError as e:
-        return f"no {e.name}"
-    return None
+def functions(engine: str, spark):
+    """`extract_all` and `extract_first` as `engine` runs them: the module's functions (which
+    take the native ones when the session has them), or its Arrow UDFs."""
+    from extract_between import spark as eb_spark
 
-
-@pytest.fixture(scope="module")
-def spark():
-    reason = missing()
-    if reason:
-        if REQUIRED:
-            pytest.fail(f"EXTRACT_BETWEEN_REQUIRE_SPARK is set but {reason}")
-        pytest.skip(f"Spark test skipped: {reason}")
-    from pyspark.sql import SparkSession
-
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("extract-between-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.driver.memory", "1g")
-        .getOrCreate()
-    )
-    yield session
-    session.stop()
-
-
-def document(i: int) -> str:
-    spans = "".join(f"<b>{i}-{k}</b> filler text " for k in range(i % 7))
-    if i % 50_000 == 49_999:
-        return f"<title>t{i}</title> {spans} <b>unclosed"
-    return f"<html><title>t{i}</title><body>{spans}</body></html>"
-
-
-@pytest.fixture(scope="module")
-def dataset(tmp_path_factory):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    path = tmp_path_factory.mktemp("docs")
-    for part in range(4):
-        ids = list(range(part * 50_000, (part + 1) * 50_000))
-        pq.write_table(pa.table({"id": ids, "html": [document(i) for i in ids]}), path / f"part-{part}.parquet")
-    return str(path)
+    if engine == "arrow":
+        return eb_spark._arrow_extract_all, eb_spark._arrow_extract_first
+    if eb_spark._native_session() is None:
+        pytest.skip("the Spark jar is not in this build (bash spark/build.sh)")
+    return eb_spark.extract_all, eb_spark.extract_first
 
 
 def expected(html: str, on_unclosed: str):
@@ -77,10 +33,10 @@ def expected(html: str, on_unclosed: str):
         return None if on_unclosed == "null" else e.matches
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("on_unclosed", ["null", "partial"])
-def test_spark_columns_equal_extract_row_by_row(spark, dataset, on_unclosed):
-    from extract_between.spark import extract_all, extract_first
-
+def test_spark_columns_equal_extract_row_by_row(spark, dataset, on_unclosed, engine):
+    extract_all, extract_first = functions(engine, spark)
     df = spark.read.parquet(dataset)
     assert df.rdd.getNumPartitions() >= 2
     out = df.select(
@@ -99,22 +55,27 @@ def test_spark_columns_equal_extract_row_by_row(spark, dataset, on_unclosed):
     assert unclosed == 4
 
 
-def test_spark_on_unclosed_raise_fails_the_job_naming_the_error(spark, dataset):
-    from extract_between.spark import extract_all
-
+@pytest.mark.parametrize("engine", ENGINES)
+def test_spark_on_unclosed_raise_fails_the_job_naming_the_error(spark, dataset, engine):
+    extract_all, _ = functions(engine, spark)
     df = spark.read.parquet(dataset)
     with pytest.raises(Exception, match="UnclosedStartMarker") as e:
         df.select(extract_all("html", "<b>", "</b>")).collect()
-    # The row counts within an Arrow batch, and says so; the row's text shows.
     message = str(e.value)
-    assert "unclosed start marker in row" in message
-    assert "counts from the start of a batch of" in message and "Spark handed" in message
-    assert re.search(r"the row begins '<title>t\d*9999</title>", message)
+    if engine == "arrow":
+        # The row counts within an Arrow batch, and says so; the row's text shows.
+        assert "unclosed start marker in row" in message
+        assert "counts from the start of a batch of" in message and "Spark handed" in message
+        assert re.search(r"the row begins '<title>t\d*9999</title>", message)
+    else:
+        # The offset in UTF-16 code units and bytes, and the row's text.
+        assert re.search(r"unclosed start marker at offset \d+ \(UTF-16 code units; byte offset \d+\)", message)
+        assert re.search(r'the row begins "<title>t\d*9999</title>', message)
 
 
-def test_spark_options_are_checked_on_the_driver(spark):
-    from extract_between.spark import extract_all, extract_first
-
+@pytest.mark.parametrize("engine", ENGINES)
+def test_spark_options_are_checked_on_the_driver(spark, engine):
+    extract_all, extract_first = functions(engine, spark)
     with pytest.raises(ValueError, match="on_unclosed"):
         extract_all("html", "[", "]", on_unclosed="skip")
     with pytest.raises(eb.InvalidInput, match="max_matches"):
@@ -123,9 +84,9 @@ def test_spark_options_are_checked_on_the_driver(spark):
         extract_first("html", "", "]")
 
 
-def test_spark_with_column_and_max_matches(spark):
-    from extract_between.spark import extract_all
-
+@pytest.mark.parametrize("engine", ENGINES)
+def test_spark_with_column_and_max_matches(spark, engine):
+    extract_all, _ = functions(engine, spark)
     df = spark.createDataFrame([("[a][b][c]",), (None,)], "html string")
     rows = df.withColumn("m", extract_all("html", "[", "]", max_matches=2)).collect()
     assert [r["m"] for r in rows] == [["a", "b"], None]

@@ -1,0 +1,167 @@
+"""The native Spark SQL functions of the package's jar (`extract_between_all`,
+`extract_between_first`) on a real local Spark: from SQL, the DataFrame API and the PySpark
+wrappers; nulls, empty partitions, 10 MB rows, every `on_unclosed`, caps, Unicode and astral
+text against the package's own column functions; bad arguments refused when the query is
+analysed; and the Arrow UDFs taken where a session has no jar."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pyarrow as pa
+import pytest
+
+import extract_between as eb
+
+TEXTS = [
+    "pre[one]mid[two]post",
+    None,
+    "",
+    "no markers",
+    "[a][b][c][d]",
+    "[open",
+    "[x] then [open",
+    "é[😀]ü[𝄞x]",
+    "[]",
+    "[[nested]]",
+    "\u0000[\u0000]",
+    "中文[一]中[二]",
+]
+
+
+def reference(texts, start, end, max_matches=None, on_unclosed="raise"):
+    """The package's column function on the same rows: the engine the jar must agree with."""
+    return pa.array(eb.extract_all(pa.array(texts, pa.string()), start, end, max_matches, on_unclosed)).to_pylist()
+
+
+def reference_first(texts, start, end, on_unclosed="raise"):
+    return pa.array(eb.extract_first(pa.array(texts, pa.string()), start, end, on_unclosed)).to_pylist()
+
+
+def frame(spark, texts, partitions=1):
+    rows = [(i, t) for i, t in enumerate(texts)]
+    return spark.createDataFrame(rows, "i int, s string").repartition(partitions, "i").orderBy("i")
+
+
+@pytest.mark.parametrize("cap", [None, 1, 2, 1000])
+@pytest.mark.parametrize("on_unclosed", ["null", "partial"])
+def test_sql_equals_the_column_functions_on_every_text_kind(native, cap, on_unclosed):
+    native.createDataFrame([(i, t) for i, t in enumerate(TEXTS)], "i int, s string").createOrReplaceTempView("t")
+    cap_sql = "NULL" if cap is None else str(cap)
+    rows = native.sql(
+        f"SELECT extract_between_all(s, '[', ']', {cap_sql}, '{on_unclosed}') AS a, "
+        f"extract_between_first(s, '[', ']', '{on_unclosed}') AS f FROM t ORDER BY i"
+    ).collect()
+    assert [r.a for r in rows] == reference(TEXTS, "[", "]", cap, on_unclosed)
+    assert [r.f for r in rows] == reference_first(TEXTS, "[", "]", on_unclosed)
+
+
+def test_multi_byte_markers_and_astral_text(native):
+    texts = ["«a»«😀»", "x«y", "🎉«🎉»🎉", None]
+    df = frame(native, texts)
+    rows = df.selectExpr("extract_between_all(s, '«', '»', NULL, 'partial') AS a").collect()
+    assert [r.a for r in rows] == reference(texts, "«", "»", None, "partial")
+
+
+def test_the_dataframe_api_and_the_wrappers_name_their_columns_as_spark_does(native):
+    from pyspark.sql import functions as F
+
+    from extract_between.spark import extract_all, extract_first
+
+    df = native.createDataFrame([("<b>x</b><b>y</b>",)], "html string")
+    out = df.select(
+        F.expr("extract_between_all(html, '<b>', '</b>')"),
+        F.call_function("extract_between_first", F.col("html"), F.lit("<b>"), F.lit("</b>")),
+        extract_all("html", "<b>", "</b>").alias("all"),
+        extract_first(df.html, "<b>", "</b>").alias("first"),
+    )
+    assert out.columns == [
+        "extract_between_all(html, <b>, </b>)",
+        "extract_between_first(html, <b>, </b>)",
+        "all",
+        "first",
+    ]
+    assert tuple(out.first()) == (["x", "y"], "x", ["x", "y"], "x")
+    # The wrappers take the native functions in this session: no Python worker in the plan.
+    plan = out._jdf.queryExecution().executedPlan().toString()
+    assert "ArrowEvalPython" not in plan and "Rows.all" in plan, plan
+
+
+def test_nulls_and_empty_partitions(native):
+    df = native.createDataFrame([(None,), ("[a]",), (None,)], "s string").repartition(8)
+    assert df.rdd.getNumPartitions() == 8
+    rows = df.selectExpr("extract_between_all(s, '[', ']') AS a", "extract_between_first(s, '[', ']') AS f").collect()
+    assert sorted(((r.a, r.f) for r in rows), key=str) == sorted([(None, None), (["a"], "a"), (None, None)], key=str)
+    empty = native.range(0).selectExpr("extract_between_all(CAST(id AS STRING), '[', ']') AS a")
+    assert empty.collect() == []
+
+
+def test_ten_megabyte_rows(native):
+    big = "".join(f"<b>{i}</b> filler {'é' * (i % 5)} " for i in range(400_000))
+    assert len(big.encode()) > 10_000_000
+    texts = [big, big[:-3] + " <b>open"]
+    df = frame(native, texts)
+    rows = df.selectExpr(
+        "extract_between_all(s, '<b>', '</b>', NULL, 'partial') AS a", "extract_between_first(s, '<b>', '</b>') AS f"
+    ).collect()
+    want = reference(texts, "<b>", "</b>", None, "partial")
+    assert [r.a for r in rows] == want
+    assert len(rows[0].a) == 400_000 and rows[0].f == "0"
+
+
+def test_a_non_utf8_row_fails_with_its_offset(native):
+    df = native.createDataFrame([(bytearray(b"[a]\xff[b]"),)], "b binary")
+    with pytest.raises(Exception, match="not valid UTF-8: invalid byte at byte offset 3"):
+        df.selectExpr("extract_between_all(CAST(b AS STRING), '[', ']')").collect()
+
+
+@pytest.mark.parametrize(
+    "query, says",
+    [
+        ("extract_between_all(s, '', ']')", "start must be a non-empty string"),
+        ("extract_between_all(s, '[', '')", "end must be a non-empty string"),
+        (f"extract_between_all(s, '{'x' * 4100}', ']')", "start must be at most"),
+        ("extract_between_all(s, s, ']')", "start must be a constant"),
+        ("extract_between_all(s, NULL, ']')", "start must be a string"),
+        ("extract_between_all(s, 1, ']')", "start must be a string"),
+        ("extract_between_all(s, '[', ']', 0)", "max_matches must be a positive integer"),
+        ("extract_between_all(s, '[', ']', 'ten')", "max_matches must be a positive integer"),
+        ("extract_between_all(s, '[', ']', 2, 'skip')", "on_unclosed must be 'raise', 'null' or 'partial'"),
+        ("extract_between_first(s, '[', ']', 'skip')", "on_unclosed must be 'raise', 'null' or 'partial'"),
+        ("extract_between_all(s, '[')", "takes 3 to 5 arguments, not 2"),
+        ("extract_between_first(s, '[', ']', 'null', 1)", "takes 3 to 4 arguments, not 5"),
+    ],
+)
+def test_bad_arguments_fail_when_the_query_is_analysed(native, query, says):
+    from pyspark.errors import AnalysisException
+
+    df = native.createDataFrame([("[a]",)], "s string")
+    # selectExpr analyses the query: the error comes before any job runs.
+    with pytest.raises(AnalysisException, match=says):
+        df.selectExpr(query)
+
+
+def test_without_the_jar_the_wrappers_take_the_arrow_udfs(tmp_path):
+    """A fresh session without `configure`: the same call runs on the Arrow UDFs."""
+    script = textwrap.dedent(
+        """
+        import os, sys
+        os.environ["PYSPARK_PYTHON"] = sys.executable
+        from pyspark.sql import SparkSession
+        from extract_between.spark import extract_all
+        spark = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate()
+        spark.sparkContext.setLogLevel("FATAL")
+        df = spark.createDataFrame([("[a][b]",)], "s string").select(extract_all("s", "[", "]").alias("m"))
+        plan = df._jdf.queryExecution().executedPlan().toString()
+        print("arrow" if "ArrowEvalPython" in plan else "other", df.first().m)
+        spark.stop()
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=dict(os.environ)
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "arrow ['a', 'b']"

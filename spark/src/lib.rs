@@ -1,0 +1,162 @@
+//! The native half of the Spark SQL functions `extract_between_all` and
+//! `extract_between_first`: the JVM half (`spark/java/`, class
+//! `io.github.extractbetween.spark.Native`) hands a row's UTF-8 bytes over JNI and gets the
+//! matches back as byte offsets into them. The engine is the library's scanner, one per
+//! thread and marker pair ([`rows`]); nothing of the card is written again in Java.
+//!
+//! Each function here copies what it reads out of Java arrays and what it writes into them
+//! through the `jni` crate's safe calls, and turns a failure or a panic into a Java
+//! `RuntimeException` instead of unwinding into the JVM.
+
+pub mod rows;
+
+use jni::errors::ThrowRuntimeExAndDefault;
+use jni::objects::{JByteArray, JClass, JIntArray};
+use jni::sys::{jint, jlong};
+use jni::{Env, EnvUnowned, jni_mangle};
+use std::cell::RefCell;
+use std::fmt;
+
+/// Why a native call failed: a JNI call, or the engine (a row past 2 GiB, a bad id).
+#[derive(Debug)]
+enum Failure {
+    Jni(jni::errors::Error),
+    Engine(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Jni(e) => write!(f, "JNI: {e}"),
+            Failure::Engine(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl From<jni::errors::Error> for Failure {
+    fn from(e: jni::errors::Error) -> Self {
+        Failure::Jni(e)
+    }
+}
+
+impl From<String> for Failure {
+    fn from(e: String) -> Self {
+        Failure::Engine(e)
+    }
+}
+
+thread_local! {
+    /// The row being scanned, copied out of its Java array (reused from row to row).
+    static ROW: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The answer being written (reused from row to row).
+    static ANSWER: RefCell<Vec<i32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The bytes of `array` from `offset`, `len` of them, into `buf`.
+fn read(
+    env: &Env<'_>,
+    array: &JByteArray<'_>,
+    offset: jint,
+    len: jint,
+    buf: &mut Vec<u8>,
+) -> Result<(), Failure> {
+    let len = usize::try_from(len).map_err(|_| format!("a negative length {len}"))?;
+    buf.clear();
+    buf.resize(len, 0);
+    array.get_region(env, offset, bytemuck::cast_slice_mut(buf.as_mut_slice()))?;
+    Ok(())
+}
+
+/// `Native.check(start, end)`: `null` when the markers are the card's, else why not, as
+/// UTF-8 bytes.
+#[jni_mangle("io.github.extractbetween.spark.Native")]
+pub fn check<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    start: JByteArray<'l>,
+    end: JByteArray<'l>,
+) -> JByteArray<'l> {
+    env.with_env(|env| -> Result<JByteArray<'l>, Failure> {
+        let start = env.convert_byte_array(&start)?;
+        let end = env.convert_byte_array(&end)?;
+        match rows::markers(&start, &end) {
+            Ok(_) => Ok(JByteArray::default()),
+            Err(why) => Ok(env.byte_array_from_slice(why.as_bytes())?),
+        }
+    })
+    .resolve::<ThrowRuntimeExAndDefault>()
+}
+
+/// `Native.register(start, end)`: the id of a valid marker pair in this process.
+#[jni_mangle("io.github.extractbetween.spark.Native")]
+pub fn register<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    start: JByteArray<'l>,
+    end: JByteArray<'l>,
+) -> jint {
+    env.with_env(|env| -> Result<jint, Failure> {
+        let start = env.convert_byte_array(&start)?;
+        let end = env.convert_byte_array(&end)?;
+        Ok(rows::register(&start, &end)?)
+    })
+    .resolve::<ThrowRuntimeExAndDefault>()
+}
+
+/// `Native.scan(id, text, offset, length, cap, out)`: the row `text[offset..offset + length]`
+/// scanned with the markers of `id`, at most `cap` matches; the answer goes into `out` in the
+/// layout of [`rows::HEADER`] (the caller sizes `out` for every match the row can hold) and
+/// its status is returned.
+#[jni_mangle("io.github.extractbetween.spark.Native")]
+pub fn scan<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    id: jint,
+    text: JByteArray<'l>,
+    offset: jint,
+    length: jint,
+    cap: jlong,
+    out: JIntArray<'l>,
+) -> jint {
+    env.with_env(|env| -> Result<jint, Failure> {
+        ROW.with_borrow_mut(|row| {
+            read(env, &text, offset, length, row)?;
+            ANSWER.with_borrow_mut(|answer| {
+                let cap = u64::try_from(cap).unwrap_or(u64::MAX);
+                let status = rows::scan(id, row, cap, answer)?;
+                if answer.len() > out.len(env)? {
+                    return Err(Failure::Engine(format!(
+                        "{} matches do not fit the answer array",
+                        answer[0]
+                    )));
+                }
+                out.set_region(env, 0, answer)?;
+                Ok(status)
+            })
+        })
+    })
+    .resolve::<ThrowRuntimeExAndDefault>()
+}
+
+/// `Native.message(text, offset, length, status, at)`: the message of a row that stopped
+/// the query, as UTF-8 bytes.
+#[jni_mangle("io.github.extractbetween.spark.Native")]
+pub fn message<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    text: JByteArray<'l>,
+    offset: jint,
+    length: jint,
+    status: jint,
+    at: jint,
+) -> JByteArray<'l> {
+    env.with_env(|env| -> Result<JByteArray<'l>, Failure> {
+        let mut row = Vec::new();
+        read(env, &text, offset, length, &mut row)?;
+        let at = usize::try_from(at).unwrap_or_default();
+        Ok(env.byte_array_from_slice(rows::message(&row, status, at).as_bytes())?)
+    })
+    .resolve::<ThrowRuntimeExAndDefault>()
+}
