@@ -42,7 +42,7 @@ python_tools() {
 spark_jar() {
   python_tools
   local tools="$target_dir/dist-tools"
-  "$tools/bin/python" -c 'import pyspark' 2>/dev/null ||
+  "$tools/bin/python" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("pyspark") is None)' ||
     "$tools/bin/pip" install -q --no-deps 'pyspark>=4.1'
   command -v cargo-zigbuild >/dev/null 2>&1 || "$tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
   PYTHON="$tools/bin/python" ZIGBUILD=1 bash spark/build.sh >/dev/null

@@ -16,7 +16,8 @@ python="${PYTHON:-python3}"
 profile="${PROFILE:-dist}"
 target_dir="${CARGO_TARGET_DIR:-$PWD/target}"
 
-spark_jars="$("$python" -c 'import os, pyspark; print(os.path.join(os.path.dirname(pyspark.__file__), "jars"))')" || {
+# Found without importing pyspark (which would need py4j and more): only its jars are read.
+spark_jars="$("$python" -c 'import importlib.util, os; print(os.path.join(importlib.util.find_spec("pyspark").submodule_search_locations[0], "jars"))')" || {
   echo "spark/build.sh: $python has no pyspark (pip install pyspark): its jars are what the classes compile against" >&2
   exit 1
 }

@@ -6,9 +6,12 @@ instead, on the same data in one run. Plain `time.perf_counter`, the median of R
   `regexp_extract_all(col, pat, 1)` and a `re.findall` list comprehension; `extract_first`
   against polars `str.extract(pat, 1)` and pyarrow `extract_regex`.
 - Spark local[2] on a parquet dataset of the dense documents (4 files), end to end (read,
-  extract, write parquet): `extract_between.spark.extract_all` against Spark's built-in
+  extract, write parquet), the session built with the package's jar: the native
+  `extract_between.spark.extract_all` and its Arrow UDF against Spark's built-in
   `regexp_extract_all(col, pat, 1)`, beside two floors: the same job copying the column, and
-  with an Arrow UDF that returns its input (the JVM-Python round trip). Set SPARK=0 to skip.
+  with an Arrow UDF that returns its input (the JVM-Python round trip); then `extract_first`
+  against `regexp_extract(col, pat, 1)`. Needs the jar in the package (the wheel's, or
+  `bash spark/build.sh` copied in). Set SPARK=0 to skip.
 
 Usage: python python/benches/columns.py   (ROUNDS=5 DOCS=100000 SPARK=1 to change)
 """
@@ -79,15 +82,11 @@ def spark(docs: list[str]) -> None:
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
 
-    from extract_between.spark import extract_all
+    from extract_between import spark as eb_spark
 
     os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (
-        SparkSession.builder.master("local[2]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.memory", "2g")
-        .getOrCreate()
-    )
+    builder = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").config("spark.driver.memory", "2g")
+    session = eb_spark.configure(builder).getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     work = tempfile.mkdtemp()
     try:
@@ -106,25 +105,46 @@ def spark(docs: list[str]) -> None:
 
             return run
 
+        def same(*columns):
+            ordered = [
+                [r.t for r in session.read.parquet(src).select(c.alias("t")).orderBy(F.monotonically_increasing_id()).collect()]
+                for c in columns
+            ]
+            assert all(o == ordered[0] for o in ordered), "the functions disagree"
+
         from pyspark.sql.functions import arrow_udf
 
         @arrow_udf("string")
         def identity(texts: pa.Array) -> pa.Array:
             return texts
 
-        ours = extract_all("html", "<title>", "</title>")
-        builtin = F.regexp_extract_all("html", F.lit(PATTERN), 1)
-        a = session.read.parquet(src).select(ours.alias("t")).orderBy(F.monotonically_increasing_id()).collect()
-        b = session.read.parquet(src).select(builtin.alias("t")).orderBy(F.monotonically_increasing_id()).collect()
-        assert [r.t for r in a] == [r.t for r in b]
+        assert eb_spark._native_session() is not None, "the session has no jar"
+        native_all = eb_spark.extract_all("html", "<title>", "</title>")
+        udf_all = eb_spark._arrow_extract_all("html", "<title>", "</title>")
+        builtin_all = F.regexp_extract_all("html", F.lit(PATTERN), 1)
+        same(native_all, udf_all, builtin_all)
+        where = f"Spark local[2], {4 * quarter:,} dense documents in 4 parquet files, read + extract + write"
         report(
-            f"Spark local[2], {4 * quarter:,} dense documents in 4 parquet files, read + extract + write",
+            f"{where}, every match",
             nbytes,
             {
-                "extract_between.spark.extract_all": job(ours),
-                "Spark regexp_extract_all": job(builtin),
-                "floor: the column copied, no UDF": job(F.col("html")),
+                "extract_between.spark.extract_all (native)": job(native_all),
+                "extract_between.spark.extract_all (Arrow UDF)": job(udf_all),
+                "Spark regexp_extract_all": job(builtin_all),
+                "floor: the column copied": job(F.col("html")),
                 "floor: an Arrow UDF that returns its input": job(identity("html")),
+            },
+        )
+        native_first = eb_spark.extract_first("html", "<title>", "</title>")
+        builtin_first = F.regexp_extract("html", PATTERN, 1)
+        same(native_first, builtin_first)
+        report(
+            f"{where}, the first match",
+            nbytes,
+            {
+                "extract_between.spark.extract_first (native)": job(native_first),
+                "Spark regexp_extract": job(builtin_first),
+                "floor: the column copied": job(F.col("html")),
             },
         )
     finally:
