@@ -165,3 +165,26 @@ def test_without_the_jar_the_wrappers_take_the_arrow_udfs(tmp_path):
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip().splitlines()[-1] == "arrow ['a', 'b']"
+
+
+def test_rows_off_the_heap_are_copied_and_answer_the_same(native, dataset):
+    """Parquet read into off-heap column vectors: a row's bytes have no Java array, and the
+    JVM side copies them before the engine reads them."""
+    from pyspark.sql import functions as F
+
+    native.conf.set("spark.sql.columnVector.offheap.enabled", "true")
+    try:
+        rows = (
+            native.read.parquet(dataset)
+            .where(F.col("id") % 997 == 0)
+            .selectExpr("id", "extract_between_all(html, '<b>', '</b>', NULL, 'partial') AS a")
+            .collect()
+        )
+    finally:
+        native.conf.unset("spark.sql.columnVector.offheap.enabled")
+    from conftest import spark_document
+
+    assert len(rows) > 200
+    for row in rows:
+        html = spark_document(row.id)
+        assert row.a == reference([html], "<b>", "</b>", None, "partial")[0], row.id
