@@ -32,7 +32,7 @@ version="$(cargo metadata --locked --no-deps --format-version 1 |
   python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "extract-between-cli"))')"
 target_dir="$(cargo metadata --locked --no-deps --format-version 1 |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
-wheel="$(only "extract_between-$version-cp39-abi3-*.whl")"
+wheel="$(only "extract_between-$version-cp310-abi3-*.whl")"
 sdist="$(only "extract_between-$version.tar.gz")"
 deb="$(only "extract-between_${version}-1_*.deb")"
 

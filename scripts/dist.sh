@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds what a release publishes into dist/ (or $DIST_DIR), on Linux x86-64:
 #
-#   wheel   the Python package: abi3 (CPython 3.9+), manylinux2014 (glibc 2.17), built with
+#   wheel   the Python package: abi3 (CPython 3.10+), manylinux2014 (glibc 2.17), built with
 #           maturin and zig, stripped, carrying the Spark jar (spark/build.sh: the native
 #           SQL functions' classes and their library, linked against glibc 2.17 too)
 #   sdist   the Python package's source, which builds into the same package

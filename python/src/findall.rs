@@ -2,7 +2,7 @@
 //! or cap, the scan run with the GIL released. The package's `findall` takes every other
 //! source through `finditer`.
 
-use crate::input::{self, utf8_arg};
+use crate::input;
 use crate::{DETACH_BYTES, errors};
 use extract_between::{ExtractError, Extractor};
 use pyo3::prelude::*;
@@ -28,17 +28,17 @@ pub fn findall(
     end: &Bound<'_, PyAny>,
 ) -> PyResult<Option<Py<PyList>>> {
     let markers = input::markers(py, start, end)?;
-    let encoded;
-    let bytes: &Bound<'_, PyBytes> = if text.is_instance_of::<PyString>() {
-        encoded = utf8_arg(py, "text", text)?;
-        &encoded
+    let given;
+    let text = if text.is_instance_of::<PyString>() {
+        given = input::text_arg(py, "text", text)?;
+        given.as_str(py, "text")?
     } else if let Ok(bytes) = text.cast::<PyBytes>() {
-        bytes
+        let Ok(text) = std::str::from_utf8(bytes.as_bytes()) else {
+            return Ok(None);
+        };
+        text
     } else {
         return Err(errors::wrong_type("text", "str or bytes", text));
-    };
-    let Ok(text) = std::str::from_utf8(bytes.as_bytes()) else {
-        return Ok(None);
     };
     let extractor = Extractor::new(&markers).unlimited();
     let result = if text.len() >= DETACH_BYTES {

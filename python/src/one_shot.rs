@@ -114,14 +114,14 @@ pub fn extract(
     max_matches: Given<'_>,
 ) -> PyResult<Extraction> {
     // The JSON contract's order: the three strings, the cap, then the limits.
-    let text_bytes = utf8_arg(py, "text", text)?;
+    let text_arg = input::text_arg(py, "text", text)?;
     // The same marker objects as the thread's last call: valid, and their finders built.
     let cached = match LAST.take() {
         Some(hit) if hit.start.is(start) && hit.end.is(end) => Ok(hit),
         _ => Err((utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?)),
     };
     let cap = input::card_max_matches(py, max_matches)?;
-    let text = as_str(py, "text", &text_bytes)?;
+    let text = text_arg.as_str(py, "text")?;
     if text.len() > MAX_TEXT_BYTES {
         let e = ExtractError::TextTooLong {
             len: text.len(),

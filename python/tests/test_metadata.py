@@ -15,7 +15,7 @@ WORKSPACE = pathlib.Path(__file__).resolve().parents[2]
 
 def workspace_version() -> str:
     """`[workspace.package] version` of the root Cargo.toml (read by pattern: tomllib is
-    3.11's, and the suite runs from 3.9)."""
+    3.11's, and the suite runs from 3.10)."""
     text = (WORKSPACE / "Cargo.toml").read_text()
     section = text.split("[workspace.package]", 1)[1]
     found = re.search(r'^version = "([^"]+)"', section, re.MULTILINE)
@@ -42,7 +42,7 @@ def test_the_license_is_an_spdx_expression_with_its_texts_in_the_dist_info() -> 
 @pytest.mark.parametrize(
     "classifier",
     [
-        "Programming Language :: Python :: 3.9",
+        "Programming Language :: Python :: 3.10",
         "Programming Language :: Python :: 3.13",
         "Operating System :: POSIX :: Linux",
         "Typing :: Typed",

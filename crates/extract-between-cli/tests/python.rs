@@ -72,7 +72,7 @@ fn venv() -> Option<PathBuf> {
         || common::process::tool_available(
             Command::new(&python).args(["-m", "venv"]).arg(&dir),
             "EXTRACT_BETWEEN_REQUIRE_PYTHON",
-            &format!("a Python 3.9 or newer that makes a venv ({python})"),
+            &format!("a Python 3.10 or newer that makes a venv ({python})"),
             "apt-get install python3-venv, or set EXTRACT_BETWEEN_PYTHON",
         );
     if !made {

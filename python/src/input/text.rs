@@ -36,6 +36,44 @@ pub fn utf8_arg<'py>(
     })
 }
 
+/// A `str` argument's UTF-8 text, copied only where it must be: CPython stores an ASCII `str`
+/// as its own UTF-8, so one is read in place; any other is encoded into a new `bytes` (reading
+/// it in place would attach a UTF-8 copy to the caller's `str` for as long as it lives).
+pub enum Text<'py> {
+    /// An ASCII `str`, read where it lies.
+    Ascii(Bound<'py, PyString>),
+    /// The UTF-8 encoding of a non-ASCII `str`.
+    Encoded(Bound<'py, PyBytes>),
+}
+
+impl Text<'_> {
+    /// The text, `InvalidInput` naming `name` if it is not UTF-8 (which an encoded `str`
+    /// always is).
+    pub fn as_str(&self, py: Python<'_>, name: &str) -> PyResult<&str> {
+        match self {
+            Text::Ascii(s) => s.to_str(),
+            Text::Encoded(bytes) => as_str(py, name, bytes),
+        }
+    }
+}
+
+/// A `str` argument as [`Text`]: `TypeError` for another type, `InvalidInput` naming the
+/// argument for a string holding a lone surrogate, as [`utf8_arg`].
+pub fn text_arg<'py>(
+    py: Python<'py>,
+    name: &str,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Text<'py>> {
+    let Ok(s) = value.cast::<PyString>() else {
+        return Err(errors::wrong_type(name, "str", value));
+    };
+    // `str.isascii` reads a flag of CPython's string object: it costs a call, not a scan.
+    if s.call_method0(pyo3::intern!(py, "isascii"))?.is_truthy()? {
+        return Ok(Text::Ascii(s.clone()));
+    }
+    utf8_arg(py, name, value).map(Text::Encoded)
+}
+
 /// A copy of a buffer's bytes as `bytes`, which the scan can borrow with the GIL released
 /// (a mutable buffer cannot be borrowed safely meanwhile).
 pub fn copy_bytes<'py>(
