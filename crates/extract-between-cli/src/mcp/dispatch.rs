@@ -453,7 +453,7 @@ fn header_matches(name: &str, sent: Option<&str>, body: &str) -> Result<(), Stri
 
 /// `tools/call`: the tool's result, or its error as the call's answer.
 fn call(id: &RawValue, params: &Params<'_>, era: Era) -> Answer {
-    match tool::call(params.name.as_deref(), params.arguments, era) {
+    match tool::call(params.name.as_deref(), params.arguments, era.result_tail()) {
         Ok(result) => Answer::ok(id, &result),
         Err(e) => Answer::error(Some(id), &e, Verdict::Answered),
     }

@@ -1,7 +1,6 @@
 //! The card's tool for MCP: its definition as the official SDK's [`Tool`], and a call through
 //! the card's JSON contract.
 
-use super::results::Era;
 use extract_between::__private::push_json_string;
 use extract_between::card::TOOL_ID;
 use extract_between::request::{self, Outcome};
@@ -49,11 +48,11 @@ pub fn tool_definition() -> &'static Tool {
 /// so the text block is byte for byte what the execute URL and tool mode answer. The answer
 /// is a `CallToolResult` written as text: it holds the contract's JSON twice (structured and
 /// as an escaped string), which for a 256000-byte text is better not built as a `Value`.
-/// `era` says which fields close the object.
+/// `tail` closes the object: `}`, or the fields an era adds before it (`results::Era`).
 pub(crate) fn call(
     name: Option<&str>,
     arguments: Option<&RawValue>,
-    era: Era,
+    tail: &str,
 ) -> Result<String, ErrorData> {
     match name {
         Some(TOOL_ID) => {}
@@ -67,7 +66,7 @@ pub(crate) fn call(
     }
     let arguments = arguments.map_or("{}", RawValue::get);
     let reply = request::execute(arguments.as_bytes());
-    let mut out = String::with_capacity(2 * reply.body.len() + 96 + era.result_tail().len());
+    let mut out = String::with_capacity(2 * reply.body.len() + 96 + tail.len());
     out.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
     push_json_string(&mut out, &reply.body);
     out.push_str("}],");
@@ -80,7 +79,7 @@ pub(crate) fn call(
         // The output schema does not describe errors: no structuredContent.
         Outcome::InvalidInput | Outcome::Unclosed => out.push_str("\"isError\":true"),
     }
-    out.push_str(era.result_tail());
+    out.push_str(tail);
     Ok(out)
 }
 
@@ -91,7 +90,7 @@ mod tests {
 
     fn sdk_result(arguments: &str) -> CallToolResult {
         let raw = RawValue::from_string(arguments.to_owned()).unwrap();
-        let text = call(Some(TOOL_ID), Some(&raw), Era::Legacy).unwrap();
+        let text = call(Some(TOOL_ID), Some(&raw), "}").unwrap();
         serde_json::from_str(&text).expect("the SDK reads the answer as a CallToolResult")
     }
 
@@ -126,10 +125,10 @@ mod tests {
 
     #[test]
     fn unknown_or_missing_tool_names_are_invalid_params() {
-        let e = call(Some("other"), None, Era::Legacy).unwrap_err();
+        let e = call(Some("other"), None, "}").unwrap_err();
         assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS);
         assert!(e.message.contains("other"));
-        let e = call(None, None, Era::Legacy).unwrap_err();
+        let e = call(None, None, "}").unwrap_err();
         assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS);
     }
 }
