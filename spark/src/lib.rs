@@ -63,10 +63,19 @@ fn read(
     buf: &mut Vec<u8>,
 ) -> Result<(), Failure> {
     let len = usize::try_from(len).map_err(|_| format!("a negative length {len}"))?;
-    buf.clear();
+    // Every byte is overwritten below: the buffer is zero-filled only where it grows.
     buf.resize(len, 0);
     array.get_region(env, offset, bytemuck::cast_slice_mut(buf.as_mut_slice()))?;
     Ok(())
+}
+
+/// The two marker arrays' bytes.
+fn marker_bytes(
+    env: &Env<'_>,
+    start: &JByteArray<'_>,
+    end: &JByteArray<'_>,
+) -> Result<(Vec<u8>, Vec<u8>), Failure> {
+    Ok((env.convert_byte_array(start)?, env.convert_byte_array(end)?))
 }
 
 /// `Native.check(start, end)`: `null` when the markers are the card's, else why not, as
@@ -79,8 +88,7 @@ pub fn check<'l>(
     end: JByteArray<'l>,
 ) -> JByteArray<'l> {
     env.with_env(|env| -> Result<JByteArray<'l>, Failure> {
-        let start = env.convert_byte_array(&start)?;
-        let end = env.convert_byte_array(&end)?;
+        let (start, end) = marker_bytes(env, &start, &end)?;
         match rows::markers(&start, &end) {
             Ok(_) => Ok(JByteArray::default()),
             Err(why) => Ok(env.byte_array_from_slice(why.as_bytes())?),
@@ -98,8 +106,7 @@ pub fn register<'l>(
     end: JByteArray<'l>,
 ) -> jint {
     env.with_env(|env| -> Result<jint, Failure> {
-        let start = env.convert_byte_array(&start)?;
-        let end = env.convert_byte_array(&end)?;
+        let (start, end) = marker_bytes(env, &start, &end)?;
         Ok(rows::register(&start, &end)?)
     })
     .resolve::<ThrowRuntimeExAndDefault>()

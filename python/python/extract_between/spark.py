@@ -14,7 +14,7 @@ cluster see docs/SCALING.md). Both give the same results for the same arguments.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Optional, Union
+from typing import Optional, Union
 
 import pyarrow as pa
 from pyspark.sql import Column, SparkSession
@@ -25,9 +25,6 @@ from . import _native
 from ._columns import OnUnclosed, in_batch
 from ._columns import extract_all as _extract_all, extract_first as _extract_first
 from ._errors import ExtractError
-
-if TYPE_CHECKING:
-    from pyspark.sql.session import SparkSession as _Session
 
 ColumnOrName = Union[Column, str]
 
@@ -79,7 +76,7 @@ def configure(builder: "SparkSession.Builder") -> "SparkSession.Builder":
     )
 
 
-def _native_session() -> "Optional[_Session]":
+def _native_session() -> Optional[SparkSession]:
     """The active session when it has the native functions, else ``None``."""
     session = SparkSession.getActiveSession()
     if session is None:
@@ -107,9 +104,9 @@ def extract_all(
     With the native functions in the session, an error names the offset and the start of the
     row's text; on the Arrow UDFs, its row counts from the start of the Arrow batch Spark
     handed over (``spark.sql.execution.arrow.maxRecordsPerBatch`` rows, 10,000 by default)."""
-    _native._check_column_options(start, end, max_matches, on_unclosed)
     if _native_session() is None:
         return _arrow_extract_all(col, start, end, max_matches=max_matches, on_unclosed=on_unclosed)
+    _native._check_column_options(start, end, max_matches, on_unclosed)
     args = [_column(col), F.lit(start), F.lit(end)]
     if max_matches is not None or on_unclosed != "raise":
         args.append(F.lit(max_matches))
@@ -127,9 +124,9 @@ def extract_first(
 ) -> Column:
     """Each row's first match, a ``string`` column (see `extract_between.extract_first`;
     checks and errors as `extract_all`)."""
-    _native._check_column_options(start, end, None, on_unclosed)
     if _native_session() is None:
         return _arrow_extract_first(col, start, end, on_unclosed=on_unclosed)
+    _native._check_column_options(start, end, None, on_unclosed)
     args = [_column(col), F.lit(start), F.lit(end)]
     if on_unclosed != "raise":
         args.append(F.lit(on_unclosed))
