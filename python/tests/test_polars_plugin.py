@@ -95,3 +95,34 @@ def test_the_plugin_agrees_with_the_column_function():
     plugin = df.select(pl.col("t").extract_between.all("<b>", "</b>"))["t"].to_list()
     column = pa.array(eb.extract_all(df["t"], "<b>", "</b>")).to_pylist()
     assert plugin == column
+
+
+def test_matches_of_every_length_from_rows_inline_and_not():
+    # polars keeps a string of at most 12 bytes inside its view and a longer one in a shared
+    # buffer; a match is answered as a view of its row, so both kinds of row and of match
+    # are checked, over several chunks and a slice.
+    texts = [f"{'ab' * (i % 5)}<{'é' * (n // 2)}{'x' * (n % 2)}>{'😀' * (i % 3)}" for i in range(60) for n in range(0, 31)]
+    texts += ["<>", "<a>", "<abcdefghij>", "x<abcdefghijk>", None, ""]
+    chunks = [pl.Series("t", texts[:500]), pl.Series("t", texts[500:]), pl.Series("t", texts[:40])]
+    column = pl.concat(chunks, rechunk=False)
+    assert column.n_chunks() == 3
+    want = texts + texts[:40]
+    out = pl.DataFrame({"t": column}).select(
+        pl.col("t").extract_between.all("<", ">").alias("all"),
+        pl.col("t").extract_between.first("<", ">").alias("first"),
+    )
+    assert out["all"].to_list() == [None if t is None else eb.findall(t, "<", ">") for t in want]
+    assert out["first"].to_list() == [None if not t else eb.findall(t, "<", ">")[0] for t in want]
+    sliced = column.slice(480, 60)
+    assert sliced.extract_between.all("<", ">").to_list() == [None if t is None else eb.findall(t, "<", ">") for t in want[480:540]]
+
+
+def test_the_answer_outlives_the_frame_it_came_from():
+    import gc
+
+    df = pl.DataFrame({"t": [f"pre <b>{'long title ' * (i % 4 + 1)}{i}</b> post" for i in range(1000)]})
+    want = [[f"{'long title ' * (i % 4 + 1)}{i}"] for i in range(1000)]
+    out = df.select(pl.col("t").extract_between.all("<b>", "</b>"))
+    del df
+    gc.collect()
+    assert out["t"].to_list() == want

@@ -68,16 +68,9 @@ struct Slice {
 }
 
 /// Appends a row's matches to a part's buffers (no UTF-16 counting: rows report bytes).
-pub struct RowSink<'p> {
+struct RowSink<'p> {
     values: &'p mut Vec<u8>,
     value_ends: &'p mut Vec<usize>,
-}
-
-impl<'p> RowSink<'p> {
-    /// A sink appending each match's content to `values` and its end to `value_ends`.
-    pub fn new(values: &'p mut Vec<u8>, value_ends: &'p mut Vec<usize>) -> Self {
-        RowSink { values, value_ends }
-    }
 }
 
 impl Sink for RowSink<'_> {
@@ -200,25 +193,45 @@ impl Work<'_> {
             .copied()
             .filter(|_| part.value_ends.len() > matches);
         part.values.truncate(closed.unwrap_or(values));
-        Some(match (outcome, self.limits.on_unclosed) {
-            (Ok(()), _) | (Err(ScanError::Unclosed { .. }), OnUnclosed::Partial) => Ok(true),
-            (Err(ScanError::Unclosed { marker }), OnUnclosed::Raise) => {
-                // The scan validated the text before the marker; rows count no UTF-16 units
-                // on the way, so the error's offset is counted here, once.
-                let before = text.get(..marker.byte as usize).unwrap_or_default();
-                let utf16 = std::str::from_utf8(before).map_or(0, |s| s.encode_utf16().count());
-                Err(Why::Unclosed(Pos {
-                    byte: marker.byte,
-                    utf16: utf16 as u64,
-                }))
-            }
-            (Err(ScanError::InvalidUtf8 { offset, .. }), _) => Err(Why::InvalidUtf8(offset)),
-            (Err(ScanError::Unclosed { .. }), OnUnclosed::Null) => {
+        Some(match row_end(outcome, self.limits.on_unclosed, text) {
+            RowEnd::Matches => Ok(true),
+            RowEnd::Null => {
                 part.values.truncate(values);
                 part.value_ends.truncate(matches);
                 Ok(false)
             }
+            RowEnd::Stop(why) => Err(why),
         })
+    }
+}
+
+/// What a scanned row answers.
+pub enum RowEnd {
+    /// The matches it closed.
+    Matches,
+    /// Null.
+    Null,
+    /// Nothing: it stops the column.
+    Stop(Why),
+}
+
+/// How the scan of row `text` ended, read under `on_unclosed`: the card's outcome for one row
+/// of any column function.
+pub fn row_end(outcome: Result<(), ScanError>, on_unclosed: OnUnclosed, text: &[u8]) -> RowEnd {
+    match (outcome, on_unclosed) {
+        (Ok(()), _) | (Err(ScanError::Unclosed { .. }), OnUnclosed::Partial) => RowEnd::Matches,
+        (Err(ScanError::Unclosed { .. }), OnUnclosed::Null) => RowEnd::Null,
+        (Err(ScanError::Unclosed { marker }), OnUnclosed::Raise) => {
+            // The scan validated the text before the marker; rows count no UTF-16 units on
+            // the way, so the error's offset is counted here, once.
+            let before = text.get(..marker.byte as usize).unwrap_or_default();
+            let utf16 = std::str::from_utf8(before).map_or(0, |s| s.encode_utf16().count());
+            RowEnd::Stop(Why::Unclosed(Pos {
+                byte: marker.byte,
+                utf16: utf16 as u64,
+            }))
+        }
+        (Err(ScanError::InvalidUtf8 { offset, .. }), _) => RowEnd::Stop(Why::InvalidUtf8(offset)),
     }
 }
 
