@@ -4,6 +4,7 @@ data in one run. Plain `time.perf_counter`, the median of ROUNDS rounds.
 - Per document: 100,000 generated documents of ~2 KB, dense (~25 bracketed spans each) and
   sparse (one); `extract` per document against `re.findall` (compiled, re.S), the `regex`
   module (when installed) and a `str.find` loop.
+- A call's fixed cost: `extract` on an empty text, against `re.findall` on one.
 - One 64 MiB text: `finditer` over the `str`, over the file opened "rb" (streaming), against
   `re.finditer` and `re.findall` over the `str` (for re, reading and decoding the file is not
   counted); `findall` over the `str` and over the file's bytes, against `re.findall` over the
@@ -19,11 +20,12 @@ import random
 import re
 import sys
 import tempfile
+import timeit
 
 import extract_between as eb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import document, report  # noqa: E402
+from support import ROUNDS, document, report  # noqa: E402
 
 try:
     import regex
@@ -110,6 +112,10 @@ def one_text(name: str, text: str) -> None:
             with open(path, "rb") as f:
                 return bytes_pattern.findall(f.read())
 
+        def read_file():
+            with open(path, "rb") as f:
+                return f.read()
+
         bytes_pattern = re.compile(rb"\[(.*?)\]", re.S)
         assert findall_file() == want
         report(
@@ -120,15 +126,36 @@ def one_text(name: str, text: str) -> None:
                 "extract_between.findall (bytes read from the file)": findall_file,
                 "re.findall (str)": lambda: pattern.findall(text),
                 "re.findall (bytes read from the file)": re_findall_file,
+                "floor: the file's bytes read, nothing else": read_file,
             },
         )
     finally:
         os.remove(path)
 
 
+def per_call() -> None:
+    """A call's fixed cost: `extract` on an empty text, beside `re.findall` on one (the best
+    of ROUNDS `timeit` repeats of a million calls, in microseconds a call)."""
+    pattern = re.compile(r"\[(.*?)\]", re.S)
+    statements = [
+        "eb.extract('', '[', ']')",
+        "eb.extract('', '[', ']', 1000)",
+        "pattern.findall('')",
+    ]
+    print(f"\nfixed cost of a call on an empty text, best of {ROUNDS} x 1,000,000 calls")
+    print("| | µs a call |")
+    print("|---|---|")
+    for statement in statements:
+        timer = timeit.Timer(statement, globals={"eb": eb, "pattern": pattern})
+        best = min(timer.repeat(number=1_000_000, repeat=ROUNDS)) / 1_000_000
+        print(f"| `{statement}` | {best * 1e6:.3f} |")
+    sys.stdout.flush()
+
+
 def main() -> None:
     rng = random.Random(7)
     print(f"Python {sys.version.split()[0]}, regex {'present' if regex else 'absent'}")
+    per_call()
     per_document("dense (~25 spans in 2 KB)", [document(rng, 25) for _ in range(DOCS)])
     per_document("sparse (one span in 2 KB)", [document(rng, 1) for _ in range(DOCS)])
     block = document(rng, 25)

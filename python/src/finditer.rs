@@ -18,7 +18,10 @@ const STR_WINDOW: usize = 1 << 18;
 
 /// Where the bytes come from.
 enum Source {
-    /// A `str`, encoded a window at a time; `at` counts code points.
+    /// An ASCII `str`, which CPython stores as its own UTF-8: scanned in place a window at a
+    /// time; `at` counts bytes (and code points).
+    Ascii { text: Py<PyString>, at: usize },
+    /// Any other `str`, encoded a window at a time; `at` counts code points.
     Str {
         text: Py<PyString>,
         at: usize,
@@ -43,16 +46,23 @@ enum Source {
     Chunks { iter: Py<PyIterator>, index: usize },
 }
 
-/// A piece of the source: `bytes` scanned in place, or bytes copied into the iterator's
-/// reused buffer.
+/// A piece of the source: `bytes` or an ASCII `str` scanned in place, or bytes copied into
+/// the iterator's reused buffer.
 enum Piece<'py> {
     Bytes(Bound<'py, PyBytes>, std::ops::Range<usize>),
+    Ascii(Bound<'py, PyString>, std::ops::Range<usize>),
     Copied(usize),
 }
 
 impl Source {
     fn classify(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Source> {
         if let Ok(text) = source.cast::<PyString>() {
+            if input::is_ascii(py, text)? {
+                return Ok(Source::Ascii {
+                    text: text.clone().unbind(),
+                    at: 0,
+                });
+            }
             return Ok(Source::Str {
                 text: text.clone().unbind(),
                 at: 0,
@@ -112,6 +122,16 @@ impl Source {
     /// The next piece of the source, or `None` at its end.
     fn next<'py>(&mut self, py: Python<'py>, copy: &mut Vec<u8>) -> PyResult<Option<Piece<'py>>> {
         match self {
+            Source::Ascii { text, at } => {
+                let text = text.bind(py).clone();
+                let len = text.to_str()?.len();
+                if *at >= len {
+                    return Ok(None);
+                }
+                let range = *at..(*at + CHUNK_BYTES).min(len);
+                *at = range.end;
+                Ok(Some(Piece::Ascii(text, range)))
+            }
             Source::Str { text, at, len } => {
                 if *at >= *len {
                     return Ok(None);
@@ -300,6 +320,11 @@ impl MatchIter {
             let result = match &piece {
                 Some(Piece::Bytes(bytes, range)) => {
                     let data = bytes.as_bytes().get(range.clone()).unwrap_or_default();
+                    batch::run(py, &mut self.scanner, &mut self.batch, Some(data))
+                }
+                Some(Piece::Ascii(text, range)) => {
+                    let data = text.to_str().map_or(&[][..], str::as_bytes);
+                    let data = data.get(range.clone()).unwrap_or_default();
                     batch::run(py, &mut self.scanner, &mut self.batch, Some(data))
                 }
                 Some(Piece::Copied(n)) => {

@@ -71,6 +71,31 @@ def test_a_str_source_longer_than_a_window():
     assert text.encode("utf-16-le")[2 * ms[1].utf16_start : 2 * ms[1].utf16_end].decode("utf-16-le") == "b"
 
 
+def test_an_ascii_str_read_in_place_matches_its_bytes_across_windows():
+    # An ASCII str is scanned where it lies, 1 MiB at a time: matches and markers that
+    # straddle a window's edge, positions, and an unclosed marker at the end agree with the
+    # same text given as bytes and as a non-ASCII str.
+    edge = 1 << 20
+    text = "x" * (edge - 2) + "<<a>>" + "y" * (edge - 1) + "<<" + "b" * (edge + 5) + ">>" + "<<c"
+    with pytest.raises(eb.UnclosedStartMarker) as from_bytes:
+        want = []
+        for m in eb.finditer(text.encode(), "<<", ">>", max_match_bytes=None):
+            want.append(m)
+    assert [m.text for m in want] == ["a", "b" * (edge + 5)]
+    with pytest.raises(eb.UnclosedStartMarker) as from_str:
+        got = []
+        for m in eb.finditer(text, "<<", ">>", max_match_bytes=None):
+            got.append(m)
+    assert got == want
+    assert from_str.value.offset == from_bytes.value.offset == len(text) - 3
+    shifted = "é" + text[1:]
+    with pytest.raises(eb.UnclosedStartMarker):
+        wide = []
+        for m in eb.finditer(shifted, "<<", ">>", max_match_bytes=None):
+            wide.append(m)
+    assert [(m.text, m.utf16_start, m.byte_start - 1) for m in wide] == [(m.text, m.utf16_start, m.byte_start) for m in want]
+
+
 def test_unclosed_start_marker_comes_after_every_match_before_it():
     it = eb.finditer(iter([b"[a] [b", b"] [c"]), "[", "]")
     assert next(it).text == "a"

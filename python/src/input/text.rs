@@ -67,11 +67,16 @@ pub fn text_arg<'py>(
     let Ok(s) = value.cast::<PyString>() else {
         return Err(errors::wrong_type(name, "str", value));
     };
-    // `str.isascii` reads a flag of CPython's string object: it costs a call, not a scan.
-    if s.call_method0(pyo3::intern!(py, "isascii"))?.is_truthy()? {
+    if is_ascii(py, s)? {
         return Ok(Text::Ascii(s.clone()));
     }
     utf8_arg(py, name, value).map(Text::Encoded)
+}
+
+/// Whether a `str` is ASCII, which CPython then stores as its own UTF-8 (read in place at no
+/// cost). `str.isascii` reads a flag of the string object: it costs a call, not a scan.
+pub fn is_ascii(py: Python<'_>, s: &Bound<'_, PyString>) -> PyResult<bool> {
+    s.call_method0(pyo3::intern!(py, "isascii"))?.is_truthy()
 }
 
 /// A copy of a buffer's bytes as `bytes`, which the scan can borrow with the GIL released
