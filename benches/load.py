@@ -5,7 +5,8 @@ spends as much CPU as the server on two cores and hides its cost).
 
 Three servers, each its own process, started here: the service (its execute URL, and its
 /mcp with a 2026-07-28 tools/call and the headers that era requires); the baseline, a bare
-axum JSON echo (`Json<Value>` in, the same out: the bench binary run with --echo-server);
+axum JSON echo (`Json<Value>` in, the same out: the bench binary run with --echo-server),
+sent execute's body and, to weigh the protocol alone, MCP's message with its headers;
 and the same tool on the official Rust MCP SDK's Streamable HTTP server (rmcp, stateless,
 JSON answers: `benches/rmcp-baseline`), the runtime this service's /mcp does not use. Small
 and 250 KiB bodies; ROUNDS alternating rounds of DURATION seconds each; the median round of
@@ -88,6 +89,8 @@ def requests(base_urls, text):
     ours, echo, sdk = base_urls
     return [
         ("axum echo", echo, echo + "/echo", json.dumps(args), {}, first),
+        # The protocol's own weight: MCP's message and headers through the bare echo.
+        ("echo, MCP's msg", echo, echo + "/echo", json.dumps(mcp), mcp_headers, first),
         ("execute", ours, ours + EXECUTE, json.dumps(args), {}, f'"{first}"'),
         ("MCP tools/call", ours, ours + "/mcp", json.dumps(mcp), mcp_headers, f'\\"{first}\\"'),
         ("MCP on rmcp", sdk, sdk + "/mcp", json.dumps(mcp), mcp_headers, f'\\"{first}\\"'),
@@ -193,10 +196,12 @@ def main():
         exe, exe_cpu = rows[("execute", label)][0], rows[("execute", label)][4]
         mcp, mcp_cpu = rows[("MCP tools/call", label)][0], rows[("MCP tools/call", label)][4]
         sdk_rps = rows[("MCP on rmcp", label)][0]
+        echo_mcp_cpu = rows[("echo, MCP's msg", label)][4]
         print(f"{label}: execute / axum echo {exe / echo_rps:.2f}x, "
               f"MCP / execute {mcp / exe:.2f}x, MCP on rmcp / ours {sdk_rps / mcp:.2f}x; "
               f"CPU per request: execute / echo {exe_cpu / echo_cpu:.2f}x, "
-              f"MCP / execute {mcp_cpu / exe_cpu:.2f}x")
+              f"MCP / execute {mcp_cpu / exe_cpu:.2f}x (the echo of MCP's message / the echo "
+              f"{echo_mcp_cpu / echo_cpu:.2f}x)")
 
 
 if __name__ == "__main__":
