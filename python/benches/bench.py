@@ -2,8 +2,8 @@
 data in one run. Plain `time.perf_counter`, the median of ROUNDS rounds.
 
 - Per document: 100,000 generated documents of ~2 KB, dense (~25 bracketed spans each) and
-  sparse (one); `extract` per document against `re.findall` (compiled, re.S), the `regex`
-  module (when installed) and a `str.find` loop.
+  sparse (one); `extract` and `findall` per document against `re.findall` (compiled, re.S),
+  the `regex` module (when installed) and a `str.find` loop.
 - A call's fixed cost: `extract` on an empty text, against `re.findall` on one.
 - One 64 MiB text: `finditer` over the `str`, over the file opened "rb" (streaming), against
   `re.finditer` and `re.findall` over the `str` (for re, reading and decoding the file is not
@@ -56,6 +56,7 @@ def per_document(name: str, docs: list[str]) -> None:
     assert [find_loop(d, "[", "]") for d in docs] == want
     peers = {
         "extract_between.extract": lambda: [eb.extract(d, "[", "]", 1000) for d in docs],
+        "extract_between.findall": lambda: [eb.findall(d, "[", "]") for d in docs],
         "re.findall": lambda: [pattern.findall(d) for d in docs],
         "str.find loop": lambda: [find_loop(d, "[", "]") for d in docs],
     }

@@ -3,6 +3,7 @@
 //! source through `finditer`.
 
 use crate::input;
+use crate::last::{self, Last};
 use crate::{DETACH_BYTES, errors};
 use extract_between::{ExtractError, Extractor};
 use pyo3::prelude::*;
@@ -27,7 +28,29 @@ pub fn findall(
     start: &Bound<'_, PyAny>,
     end: &Bound<'_, PyAny>,
 ) -> PyResult<Option<Py<PyList>>> {
-    let markers = input::markers(py, start, end)?;
+    let last = match last::take(&LAST, start, end) {
+        Some(hit) => hit,
+        None => {
+            let extractor = Extractor::new(&input::markers(py, start, end)?).unlimited();
+            Last::new(start, end, usize::MAX, extractor)
+        }
+    };
+    let answer = answer(py, text, &last.extractor);
+    last::put(&LAST, last);
+    answer
+}
+
+thread_local! {
+    static LAST: std::cell::RefCell<Option<Box<Last>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The matches of `text` as a list (`None` for bytes that are not UTF-8), the scan run with
+/// the GIL released for a large text.
+fn answer(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    extractor: &Extractor,
+) -> PyResult<Option<Py<PyList>>> {
     let given;
     let text = if text.is_instance_of::<PyString>() {
         given = input::text_arg(py, "text", text)?;
@@ -40,7 +63,6 @@ pub fn findall(
     } else {
         return Err(errors::wrong_type("text", "str or bytes", text));
     };
-    let extractor = Extractor::new(&markers).unlimited();
     let result = if text.len() >= DETACH_BYTES {
         py.detach(|| extractor.extract(text))
     } else {

@@ -16,6 +16,7 @@ mod errors;
 mod findall;
 mod finditer;
 mod input;
+mod last;
 mod matched;
 mod one_shot;
 mod scan;

@@ -2,6 +2,7 @@
 //! (`run_json`), with the card's limits and errors.
 
 use crate::input::{self, Given, as_str, utf8_arg};
+use crate::last::{self, Last};
 use crate::{DETACH_BYTES, errors};
 use extract_between::card::MAX_TEXT_BYTES;
 use extract_between::{ExtractError, Extractor, Markers, request};
@@ -67,20 +68,8 @@ impl Extraction {
     }
 }
 
-/// The extractor of a thread's last call, keyed by the marker objects themselves: a loop
-/// over documents passes the same two strings each time, and encoding and checking them and
-/// building two finders again costs about as much as scanning a sparse document. A call takes
-/// it out of the cell and puts it back before it calls into Python again, so a call made
-/// from inside (a profile hook, a signal handler) finds the cell free.
-struct Last {
-    start: Py<PyAny>,
-    end: Py<PyAny>,
-    cap: usize,
-    extractor: Extractor,
-}
-
 thread_local! {
-    static LAST: std::cell::RefCell<Option<Last>> = const { std::cell::RefCell::new(None) };
+    static LAST: std::cell::RefCell<Option<Box<Last>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Extracts every substring between `start` and `end` with the card's semantics and limits.
@@ -116,9 +105,9 @@ pub fn extract(
     // The JSON contract's order: the three strings, the cap, then the limits.
     let text_arg = input::text_arg(py, "text", text)?;
     // The same marker objects as the thread's last call: valid, and their finders built.
-    let cached = match LAST.take() {
-        Some(hit) if hit.start.is(start) && hit.end.is(end) => Ok(hit),
-        _ => Err((utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?)),
+    let cached = match last::take(&LAST, start, end) {
+        Some(hit) => Ok(hit),
+        None => Err((utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?)),
     };
     let cap = input::card_max_matches(py, max_matches)?;
     let text = text_arg.as_str(py, "text")?;
@@ -137,12 +126,8 @@ pub fn extract(
                 as_str(py, "end", &end_bytes)?,
             )
             .map_err(|e| errors::marker(py, &e))?;
-            Last {
-                start: start.clone().unbind(),
-                end: end.clone().unbind(),
-                cap: extract_between::card::DEFAULT_MAX_MATCHES,
-                extractor: Extractor::new(&markers),
-            }
+            let cap = extract_between::card::DEFAULT_MAX_MATCHES;
+            Last::new(start, end, cap, Extractor::new(&markers))
         }
     };
     if last.cap != cap {
@@ -158,7 +143,7 @@ pub fn extract(
     } else {
         last.extractor.extract(text)
     };
-    LAST.set(Some(last));
+    last::put(&LAST, last);
     match result {
         Ok(out) => Ok(Extraction {
             matches: PyList::new(py, out.matches)?.unbind(),

@@ -66,3 +66,39 @@ def test_arguments_are_checked_as_everywhere():
         eb.findall(3, "[", "]")  # type: ignore[arg-type]
     with pytest.raises(eb.InvalidInput, match="lone surrogate"):
         eb.findall("[\ud800]", "[", "]")
+
+
+def test_calls_in_a_row_with_other_markers_and_caps_answer_for_their_own():
+    # extract and findall keep the finders of a thread's last call for the same marker
+    # objects: a call with other markers (equal strings built anew included), another cap,
+    # or bad markers after a good call must answer for its own arguments.
+    import threading
+
+    text = "<a>1</a>[2][3]<b>4</b><a>5</a>"
+    pairs = [("<a>", "</a>"), ("[", "]"), ("<b>", "</b>"), ("".join(["<", "a>"]), "".join(["</", "a>"]))]
+    want = {("<a>", "</a>"): ["1", "5"], ("[", "]"): ["2", "3"], ("<b>", "</b>"): ["4"]}
+    failures = []
+
+    def calls(offset):
+        try:
+            for i in range(400):
+                start, end = pairs[(i + offset) % len(pairs)]
+                cap = 1 + (i // len(pairs)) % 2
+                assert eb.findall(text, start, end) == want[(start, end)]
+                got = eb.extract(text, start, end, cap)
+                assert got.matches == want[(start, end)][:cap]
+                assert got.truncated == (len(want[(start, end)]) > cap)
+                if i % 50 == 0:
+                    with pytest.raises(eb.InvalidInput):
+                        eb.extract(text, "", end)
+                    with pytest.raises(eb.InvalidInput):
+                        eb.findall(text, start, "")
+        except BaseException as e:  # reported below, from the test's own thread
+            failures.append(e)
+
+    threads = [threading.Thread(target=calls, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures[0]

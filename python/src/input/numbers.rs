@@ -37,13 +37,13 @@ pub fn int_arg(value: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyResult
 }
 
 /// `max_matches` as an integer from 1 to `max`; `expected` names the Python types for a
-/// `TypeError`, `range` the values for an `InvalidInput`.
+/// `TypeError`, `range` the values for an `InvalidInput` (written only when one is raised).
 fn max_matches(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
     max: usize,
     expected: &str,
-    range: &str,
+    range: impl FnOnce() -> String,
 ) -> PyResult<usize> {
     let Some(int) = integer(value) else {
         return Err(errors::wrong_type("max_matches", expected, value));
@@ -53,7 +53,7 @@ fn max_matches(
         _ => Err(errors::invalid_input(
             py,
             "max_matches",
-            &format!("max_matches must be {range} (it is {int})"),
+            &format!("max_matches must be {} (it is {int})", range()),
         )),
     }
 }
@@ -63,13 +63,9 @@ fn max_matches(
 pub fn card_max_matches(py: Python<'_>, value: Given<'_>) -> PyResult<usize> {
     match value {
         Given::Absent => Ok(extract_between::card::DEFAULT_MAX_MATCHES),
-        Given::Value(v) => max_matches(
-            py,
-            &v,
-            MAX_MATCHES,
-            "an int",
-            &format!("an integer from 1 to {MAX_MATCHES}"),
-        ),
+        Given::Value(v) => max_matches(py, &v, MAX_MATCHES, "an int", || {
+            format!("an integer from 1 to {MAX_MATCHES}")
+        }),
     }
 }
 
@@ -77,13 +73,9 @@ pub fn card_max_matches(py: Python<'_>, value: Given<'_>) -> PyResult<usize> {
 pub fn column_cap(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     match value.filter(|v| !v.is_none()) {
         None => Ok(u64::MAX),
-        Some(v) => max_matches(
-            py,
-            v,
-            usize::MAX,
-            "an int or None",
-            "a positive integer or None",
-        )
+        Some(v) => max_matches(py, v, usize::MAX, "an int or None", || {
+            "a positive integer or None".to_owned()
+        })
         .map(|n| n as u64),
     }
 }
