@@ -4,7 +4,8 @@
 //! document. Each entry point keeps its own cell (`extract` with the card's limits, `findall`
 //! without). A call takes the extractor out of its cell and puts it back when it is done, so a
 //! call made from inside it (a finalizer, a signal handler) finds the cell empty and builds
-//! its own instead of meeting a borrowed cell. Boxed: the finders are large, and moving a pointer in and out costs nothing.
+//! its own instead of meeting a borrowed cell. Boxed: the finders are large, and moving a
+//! pointer in and out costs nothing.
 
 use extract_between::Extractor;
 use pyo3::prelude::*;
