@@ -39,6 +39,15 @@ impl Decoding {
         }
     }
 
+    /// Whether `head`, an input's first bytes, may be the start of a byte order mark that
+    /// more bytes would complete: a pipe or a slow producer may deliver a mark a byte at a
+    /// time, and a mark is only known whole.
+    pub(super) fn wants_more(self, head: &[u8]) -> bool {
+        matches!(self, Decoding::Sniff)
+            && head.len() < UTF8_BOM.len()
+            && (UTF8_BOM.starts_with(head) || head == b"\xFF" || head == b"\xFE")
+    }
+
     /// The reader to scan for an input whose first read gave `head` and whose rest is
     /// `rest`, or `None` where its bytes are scanned as they are.
     pub(super) fn reader<'a>(

@@ -274,12 +274,21 @@ pub(super) fn run_one<W: Write>(
     let mut scanner = Scanner::new(markers);
     let mut first = true;
     loop {
-        let n = match reader.read(buf) {
+        let mut n = match reader.read(buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         };
+        // The first bytes are read until a byte order mark is whole or ruled out.
+        while first && decoding.wants_more(&buf[..n]) {
+            match reader.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(more) => n += more,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Failure::Read(e)),
+            }
+        }
         if first && let Some(mut decoded) = decoding.reader(&buf[..n], reader) {
             // The input read again through its decoder, from its first byte.
             return run_one(
