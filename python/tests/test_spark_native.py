@@ -127,10 +127,14 @@ def test_a_non_utf8_row_fails_with_its_offset(native):
         ("extract_between_all(s, s, ']')", "start must be a constant"),
         ("extract_between_all(s, NULL, ']')", "start must be a string"),
         ("extract_between_all(s, 1, ']')", "start must be a string"),
-        ("extract_between_all(s, '[', ']', 0)", "max_matches must be a positive integer"),
-        ("extract_between_all(s, '[', ']', 'ten')", "max_matches must be a positive integer"),
+        ("extract_between_all(s, '[', ']', 0)", "max_matches must be an integer from 1 to 9223372036854775807"),
+        ("extract_between_all(s, '[', ']', 'ten')", "max_matches must be an integer from 1 to 9223372036854775807"),
         ("extract_between_all(s, '[', ']', 2, 'skip')", "on_unclosed must be 'raise', 'null' or 'partial'"),
         ("extract_between_first(s, '[', ']', 'skip')", "on_unclosed must be 'raise', 'null' or 'partial'"),
+        ("extract_between_all(s, '[', ']', NULL, 5)", "on_unclosed must be 'raise', 'null' or 'partial' \\(a string\\), not INT"),
+        ("extract_between_first(s, '[', ']', true)", "on_unclosed must be 'raise', 'null' or 'partial' \\(a string\\), not BOOLEAN"),
+        ("extract_between_first(s, '[', ']', n)", "on_unclosed must be 'raise', 'null' or 'partial' \\(a string\\), not INT"),
+        ("extract_between_first(s, '[', ']', s)", "on_unclosed must be a constant"),
         ("extract_between_all(s, '[')", "takes 3 to 5 arguments, not 2"),
         ("extract_between_first(s, '[', ']', 'null', 1)", "takes 3 to 4 arguments, not 5"),
     ],
@@ -138,7 +142,7 @@ def test_a_non_utf8_row_fails_with_its_offset(native):
 def test_bad_arguments_fail_when_the_query_is_analysed(native, query, says):
     from pyspark.errors import AnalysisException
 
-    df = native.createDataFrame([("[a]",)], "s string")
+    df = native.createDataFrame([("[a]", 1)], "s string, n int")
     # selectExpr analyses the query: the error comes before any job runs.
     with pytest.raises(AnalysisException, match=says):
         df.selectExpr(query)
@@ -188,3 +192,39 @@ def test_rows_off_the_heap_are_copied_and_answer_the_same(native, dataset):
     for row in rows:
         html = spark_document(row.id)
         assert row.a == reference([html], "<b>", "</b>", None, "partial")[0], row.id
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "extract_between_all(s, '[', ']', NULL, NULL)",
+        "extract_between_all(s, '[', ']', 5, CAST(NULL AS STRING))",
+        "extract_between_first(s, '[', ']', NULL)",
+    ],
+)
+def test_a_null_on_unclosed_is_the_default_raise_never_a_silent_null(native, query):
+    df = native.createDataFrame([("[a][b",)], "s string")
+    with pytest.raises(Exception, match="unclosed start marker"):
+        df.selectExpr(query).collect()
+
+
+def test_collated_text_is_taken_and_matched_byte_for_byte(native):
+    df = native.createDataFrame([("x[A]y[b]",), (None,)], "s string")
+    rows = df.selectExpr(
+        "extract_between_all(s COLLATE UTF8_LCASE, '[', ']') AS a",
+        "extract_between_first(s COLLATE UNICODE_CI, '[', ']') AS f",
+        # The card's equality, not the collation's: 'a' does not match 'A'.
+        "extract_between_first(s COLLATE UTF8_LCASE, 'x[', ']') AS x",
+        "extract_between_first(s COLLATE UTF8_LCASE, 'X[', ']') AS upper_x",
+    ).collect()
+    assert [(r.a, r.f, r.x, r.upper_x) for r in rows] == [(["A", "b"], "A", "A", None), (None, None, None, None)]
+
+
+def test_rows_far_larger_than_their_matches_fit_a_small_driver(native):
+    # Four 200 MiB rows without a match: an answer sized for the most matches a row could
+    # hold (two ints a marker pair's length) would take 800 MiB a thread of a 1 GiB driver.
+    rows = native.sql(
+        "SELECT size(extract_between_all(repeat('x', 209715200 + CAST(id * 0 AS INT)), '[', ']')) AS n,"
+        " extract_between_first(repeat('y', 209715200 + CAST(id * 0 AS INT)), '<', '>') AS f FROM range(4)"
+    ).collect()
+    assert [(r.n, r.f) for r in rows] == [(0, None)] * 4

@@ -112,11 +112,17 @@ pub fn register<'l>(
     .resolve::<ThrowRuntimeExAndDefault>()
 }
 
-/// `Native.scan(id, text, offset, length, cap, out)`: the row `text[offset..offset + length]`
-/// scanned with the markers of `id`, at most `cap` matches; the answer goes into `out` in the
-/// layout of [`rows::HEADER`] (the caller sizes `out` for every match the row can hold) and
-/// its status is returned.
+/// A thread's row and answer buffers keep at most this many bytes between rows: a huge row
+/// gives back what it took.
+const KEPT_BYTES: usize = 1 << 20;
+
+/// `Native.scan(id, text, offset, length, cap, onUnclosed, out)`: the row
+/// `text[offset..offset + length]` scanned with the markers of `id`, at most `cap` matches,
+/// an unclosed start read under `onUnclosed`. The answer, in the layout of [`rows::HEADER`],
+/// goes into `out` when it fits, else into a new array sized for it; the array that holds it
+/// is returned.
 #[jni_mangle("io.github.extractbetween.spark.Native")]
+#[allow(clippy::too_many_arguments)]
 pub fn scan<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
@@ -125,22 +131,31 @@ pub fn scan<'l>(
     offset: jint,
     length: jint,
     cap: jlong,
+    on_unclosed: jint,
     out: JIntArray<'l>,
-) -> jint {
-    env.with_env(|env| -> Result<jint, Failure> {
+) -> JIntArray<'l> {
+    env.with_env(|env| -> Result<JIntArray<'l>, Failure> {
         ROW.with_borrow_mut(|row| {
             read(env, &text, offset, length, row)?;
             ANSWER.with_borrow_mut(|answer| {
                 let cap = u64::try_from(cap).unwrap_or(u64::MAX);
-                let status = rows::scan(id, row, cap, answer)?;
-                if answer.len() > out.len(env)? {
-                    return Err(Failure::Engine(format!(
-                        "{} matches do not fit the answer array",
-                        answer[0]
-                    )));
+                let scanned = rows::scan(id, row, cap, on_unclosed, answer);
+                let result = scanned.map_err(Failure::from).and_then(|_| {
+                    let into = if answer.len() <= out.len(env)? {
+                        out
+                    } else {
+                        env.new_int_array(answer.len())?
+                    };
+                    into.set_region(env, 0, answer)?;
+                    Ok(into)
+                });
+                if row.capacity() > KEPT_BYTES {
+                    *row = Vec::new();
                 }
-                out.set_region(env, 0, answer)?;
-                Ok(status)
+                if answer.capacity() * size_of::<i32>() > KEPT_BYTES {
+                    *answer = Vec::new();
+                }
+                result
             })
         })
     })

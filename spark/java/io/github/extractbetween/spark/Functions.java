@@ -83,7 +83,11 @@ final class Functions {
         args.addAll(List.of(options));
         List<AbstractDataType> types = new ArrayList<>();
         for (Expression arg : args) {
-            types.add(arg == text ? DataTypes.StringType : arg.dataType());
+            // A text of any collation is taken as it is (its bytes are UTF-8 whatever the
+            // collation; the markers match byte for byte, the card's equality); another type
+            // is cast to a string as Spark's own string functions cast it.
+            boolean string = arg.dataType() instanceof StringType;
+            types.add(arg == text && !string ? DataTypes.StringType : arg.dataType());
         }
         Expression call = new StaticInvoke(
                 Rows.class,
@@ -178,7 +182,7 @@ final class Functions {
         boolean integral = type instanceof IntegerType || type instanceof LongType
                 || type instanceof ShortType || type instanceof ByteType;
         if (!integral) {
-            throw error(ALL, "max_matches must be a positive integer or NULL, not " + type.sql());
+            throw error(ALL, "max_matches must be an integer from 1 to " + Long.MAX_VALUE + " or NULL, not " + type.sql());
         }
         Object value = constant(ALL, arg, "max_matches");
         if (value == null) {
@@ -186,16 +190,30 @@ final class Functions {
         }
         long cap = ((Number) value).longValue();
         if (cap < 1) {
-            throw error(ALL, "max_matches must be a positive integer or NULL, not " + cap);
+            throw error(ALL, "max_matches must be an integer from 1 to " + Long.MAX_VALUE + " or NULL, not " + cap);
         }
         return cap;
     }
 
-    /** {@code on_unclosed}: 'raise', 'null' or 'partial'. */
+    /**
+     * {@code on_unclosed}: the constant string 'raise', 'null' or 'partial'; NULL is the
+     * default, 'raise' (as in the DuckDB functions and the Python package). Anything else is
+     * refused here, never read as a policy.
+     */
     private static int onUnclosed(String function, Expression arg) {
-        Object value = arg.dataType() instanceof StringType ? constant(function, arg, "on_unclosed") : null;
-        String name = value == null ? String.valueOf(value) : value.toString();
-        switch (name) {
+        String choices = "on_unclosed must be 'raise', 'null' or 'partial'";
+        if (arg.dataType() instanceof NullType) {
+            constant(function, arg, "on_unclosed");
+            return Rows.RAISE;
+        }
+        if (!(arg.dataType() instanceof StringType)) {
+            throw error(function, choices + " (a string), not " + arg.dataType().sql() + " " + arg.sql());
+        }
+        Object value = constant(function, arg, "on_unclosed");
+        if (value == null) {
+            return Rows.RAISE;
+        }
+        switch (value.toString()) {
             case "raise":
                 return Rows.RAISE;
             case "null":
@@ -203,7 +221,7 @@ final class Functions {
             case "partial":
                 return Rows.PARTIAL;
             default:
-                throw error(function, "on_unclosed must be 'raise', 'null' or 'partial', not " + arg.sql());
+                throw error(function, choices + ", not " + arg.sql());
         }
     }
 }

@@ -12,12 +12,16 @@ import java.util.Locale;
  * first use. A row goes over as UTF-8 bytes and its matches come back as byte offsets.
  */
 final class Native {
-    /** A row's matches are all there. */
-    static final int OK = 0;
-    /** A start marker has no end after it; the matches before it are there. */
-    static final int UNCLOSED = 1;
-    /** The row is not UTF-8. */
-    static final int INVALID_UTF8 = 2;
+    // A row's status, decided by the native side under the row's on_unclosed (the values
+    // of spark/src/rows.rs, whose test reads them here).
+    /** The row answers its matches (under 'partial', those before an unclosed start). */
+    static final int MATCHES = 0;
+    /** The row answers NULL (an unclosed start under 'null'). */
+    static final int NULL = 1;
+    /** An unclosed start under 'raise': the query stops. */
+    static final int UNCLOSED = 2;
+    /** The row is not UTF-8: the query stops. */
+    static final int INVALID_UTF8 = 3;
     /** An answer's ints before the matches: count, status, the error's byte offset. */
     static final int HEADER = 3;
 
@@ -77,10 +81,12 @@ final class Native {
 
     /**
      * Scans {@code text[offset, offset + length)} with the pair {@code id}, at most {@code cap}
-     * matches; writes count, status, error offset, then each match's content start and end
-     * (relative to {@code offset}) into {@code out}; returns the status.
+     * matches, an unclosed start read under {@code onUnclosed} ({@link Rows#RAISE}, ...): count,
+     * status, error offset, then each match's content start and end (relative to {@code
+     * offset}). Returns {@code out} holding the answer, or a new array sized for it when it
+     * does not fit.
      */
-    static native int scan(int id, byte[] text, int offset, int length, long cap, int[] out);
+    static native int[] scan(int id, byte[] text, int offset, int length, long cap, int onUnclosed, int[] out);
 
     /** The message of a row that stopped the query (UTF-8). */
     static native byte[] message(byte[] text, int offset, int length, int status, int at);

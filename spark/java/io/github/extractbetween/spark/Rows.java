@@ -1,6 +1,7 @@
 package io.github.extractbetween.spark;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.unsafe.Platform;
@@ -19,25 +20,39 @@ public final class Rows {
 
     private Rows() {}
 
-    /** The last marker pair this thread used, and its id. */
-    private static final class Pair {
-        UTF8String start;
-        UTF8String end;
-        int id;
-    }
+    /** A marker pair as this thread's cache holds it (copies: a row's strings are reused). */
+    private record Pair(UTF8String start, UTF8String end) {}
 
-    private static final ThreadLocal<Pair> LAST = ThreadLocal.withInitial(Pair::new);
-    private static final ThreadLocal<int[]> ANSWER = ThreadLocal.withInitial(() -> new int[64]);
+    /**
+     * Marker pairs this thread has registered, and their ids: a query with several pairs
+     * crosses into the native library once per pair and thread, not at every switch.
+     */
+    private static final ThreadLocal<HashMap<Pair, Integer>> IDS = ThreadLocal.withInitial(HashMap::new);
+
+    /** Pairs a thread's cache holds before it is emptied (queries name a few). */
+    private static final int CACHED_PAIRS = 64;
+
+    /**
+     * The answer array a row is scanned into: room for this many matches. A row with more
+     * gets an array of its own, sized by what was found, which is not kept.
+     */
+    private static final int KEPT_MATCHES = 256;
+
+    private static final ThreadLocal<int[]> ANSWER =
+            ThreadLocal.withInitial(() -> new int[Native.HEADER + 2 * KEPT_MATCHES]);
 
     private static int id(UTF8String start, UTF8String end) {
-        Pair last = LAST.get();
-        if (last.start == null || !last.start.equals(start) || !last.end.equals(end)) {
+        HashMap<Pair, Integer> ids = IDS.get();
+        Integer id = ids.get(new Pair(start, end));
+        if (id == null) {
             Native.ensureLoaded();
-            last.id = Native.register(start.getBytes(), end.getBytes());
-            last.start = start.copy();
-            last.end = end.copy();
+            id = Native.register(start.getBytes(), end.getBytes());
+            if (ids.size() >= CACHED_PAIRS) {
+                ids.clear();
+            }
+            ids.put(new Pair(start.copy(), end.copy()), id);
         }
-        return last.id;
+        return id;
     }
 
     /** The row's bytes as an array and where they begin in it. */
@@ -69,19 +84,15 @@ public final class Rows {
         }
     }
 
-    /** Scans a row; the answer array is this thread's, valid until its next row. */
+    /**
+     * Scans a row: the answer array (this thread's, valid until its next row, or one of the
+     * row's own when its matches do not fit), its status decided by the native side.
+     */
     private static int[] scan(Row row, UTF8String start, UTF8String end, long cap, int onUnclosed) {
         int id = id(start, end);
-        long most = row.length / (start.numBytes() + end.numBytes());
-        int size = (int) (Native.HEADER + 2 * Math.min(cap, most));
-        int[] out = ANSWER.get();
-        if (out.length < size) {
-            out = new int[Math.max(size, 2 * out.length)];
-            ANSWER.set(out);
-        }
-        int status = Native.scan(id, row.bytes, row.from, row.length, cap, out);
-        if (status == Native.INVALID_UTF8 || (status == Native.UNCLOSED && onUnclosed == RAISE)) {
-            byte[] message = Native.message(row.bytes, row.from, row.length, status, out[2]);
+        int[] out = Native.scan(id, row.bytes, row.from, row.length, cap, onUnclosed, ANSWER.get());
+        if (out[1] == Native.UNCLOSED || out[1] == Native.INVALID_UTF8) {
+            byte[] message = Native.message(row.bytes, row.from, row.length, out[1], out[2]);
             throw new ExtractBetweenException(new String(message, StandardCharsets.UTF_8));
         }
         return out;
@@ -94,7 +105,7 @@ public final class Rows {
     public static ArrayData all(UTF8String text, UTF8String start, UTF8String end, long cap, int onUnclosed) {
         Row row = new Row(text);
         int[] out = scan(row, start, end, cap, onUnclosed);
-        if (out[1] == Native.UNCLOSED && onUnclosed == NULL) {
+        if (out[1] == Native.NULL) {
             return null;
         }
         Object[] matches = new Object[out[0]];
@@ -112,7 +123,7 @@ public final class Rows {
     public static UTF8String first(UTF8String text, UTF8String start, UTF8String end, int onUnclosed) {
         Row row = new Row(text);
         int[] out = scan(row, start, end, 1, onUnclosed);
-        if (out[0] == 0 || (out[1] == Native.UNCLOSED && onUnclosed == NULL)) {
+        if (out[0] == 0 || out[1] == Native.NULL) {
             return null;
         }
         return row.slice(out[Native.HEADER], out[Native.HEADER + 1]);
