@@ -70,7 +70,8 @@ def cases(draw):
     length = draw(st.integers(0, 5))
     offset = draw(st.integers(0, 3))
     total = length + offset
-    foreign = draw(st.booleans())
+    producer = draw(st.sampled_from(["array", "chunked", "pandas", "foreign", "foreign_stream"]))
+    foreign = producer.startswith("foreign")
     # Through the bare C interface nothing says how large a buffer is: sizes are kept
     # whole there (see docs/SCALING.md); pyarrow arrays may have short buffers too.
     short = not foreign and draw(st.booleans())
@@ -124,7 +125,7 @@ def cases(draw):
         "null_count": null_count,
         "buffers": [b.hex() if b is not None else None for b in buffers],
         "slice": cut,
-        "foreign": foreign,
+        "producer": producer,
     }
 
 
@@ -167,3 +168,29 @@ def test_a_null_count_that_disagrees_with_the_bitmap_is_refused():
     lying = pa.Array.from_buffers(pa.string(), 3, [validity, offsets, values], null_count=2)
     with pytest.raises(ValueError, match="null count is 2 but its validity bitmap marks 1 rows null"):
         eb.extract_all(lying, "[", "]")
+
+
+def test_a_chunked_array_or_pandas_series_whose_offsets_run_past_the_buffer_is_refused():
+    import pandas as pd
+
+    # pyarrow checks an array it builds; its buffers' memory, changed afterwards, is not.
+    offsets = bytearray(struct.pack("<3i", 0, 3, 3))
+    bad = pa.Array.from_buffers(pa.string(), 2, [None, pa.py_buffer(offsets), pa.py_buffer(b"[a]" + b"x" * 65_533)])
+    offsets[8:12] = struct.pack("<i", 70_000)
+    chunked = pa.chunked_array([pa.array(["[x]"]), bad])
+    for column in (chunked, pd.Series(pd.arrays.ArrowExtensionArray(chunked))):
+        with pytest.raises(ValueError, match="column is a malformed Arrow array"):
+            eb.extract_all(column, "[", "]", on_unclosed="null")
+        with pytest.raises(ValueError, match="column is a malformed Arrow array"):
+            eb.extract_first(column, "[", "]", on_unclosed="null")
+
+
+def test_a_module_named_like_an_engine_is_not_taken_for_it():
+    from extract_between import _columns
+
+    column = pa.array(["[a]"])
+    impostor = type("Series", (), {"__module__": "polars_anything", "__arrow_c_array__": column.__arrow_c_array__})()
+    # Not passed through as an engine's own export: pyarrow's import and check come first.
+    checked = _columns._arrow(impostor)
+    assert checked is not impostor and isinstance(checked, pa.Array)
+    assert pa.array(eb.extract_all(impostor, "[", "]")).to_pylist() == [["a"]]

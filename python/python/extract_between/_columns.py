@@ -43,28 +43,47 @@ class ArrowBacked(Protocol):
 Column = Union[ArrowArrayExportable, ArrowStreamExportable, ArrowBacked]
 """What the column functions take."""
 
-# Engines whose exports are built from their own checked memory.
-_ENGINES = ("polars", "duckdb", "pandas")
+# Engines whose exports are built from their own checked memory (pandas' from pyarrow's
+# arrays, which are checked below before pandas exports them).
+_ENGINES = frozenset(("polars", "duckdb"))
+
+
+def _package(column: Any) -> str:
+    """The top-level package of the column's type: ``polars`` for ``polars.series.series``,
+    never a prefix match (a module named ``polars_anything`` is not polars)."""
+    return type(column).__module__.partition(".")[0]
 
 
 def _arrow(column: Any) -> Any:
-    module = type(column).__module__
-    if module.startswith("polars") and str(getattr(column, "dtype", "")) == "Null":
+    package = _package(column)
+    if package == "polars" and str(getattr(column, "dtype", "")) == "Null":
         # polars exports an all-None column as Arrow's null type with a buffer the C
         # interface does not allow; as strings it is the same column.
         import polars as pl
 
         return column.cast(pl.String)
-    if hasattr(column, "__arrow_c_array__") and not module.startswith(_ENGINES):
+    if package in _ENGINES:
+        return column
+    if package == "pandas":
+        # A pandas column of an Arrow dtype exports pyarrow's arrays as they are: check them
+        # as pyarrow's own, whichever interface pandas would have exported them through.
+        values = getattr(column, "array", None)
+        if hasattr(values, "__arrow_array__"):
+            return _checked_by_pyarrow(values.__arrow_array__())
+        return column
+    if package == "pyarrow" or hasattr(column, "__arrow_c_array__"):
         # The C interface does not carry the size of a string column's values buffer, which
         # the native import derives from the last offset: pyarrow's check compares the two
-        # (and its import of another producer's array takes a negative one safely).
+        # (and its import of another producer's array takes a negative one safely). Streams
+        # of pyarrow (a ChunkedArray, a Table) are checked chunk by chunk the same way.
         return _checked_by_pyarrow(column)
-    if hasattr(column, "__arrow_c_array__") or hasattr(column, "__arrow_c_stream__"):
+    if hasattr(column, "__arrow_c_stream__"):
+        # Another producer's stream: its buffers' sizes cross nowhere, so the native import's
+        # own checks of offsets and views are all any consumer can make.
         return column
-    values = getattr(column, "array", None)  # a pandas Series: its ExtensionArray
+    values = getattr(column, "array", None)  # a pandas-like Series: its ExtensionArray
     if hasattr(values, "__arrow_array__"):
-        return values.__arrow_array__()
+        return _checked_by_pyarrow(values.__arrow_array__())
     return column
 
 
@@ -73,7 +92,7 @@ def _checked_by_pyarrow(column: Any) -> Any:
         return column
     import pyarrow as pa
 
-    if isinstance(column, (pa.Array, pa.ChunkedArray)):
+    if isinstance(column, (pa.Array, pa.ChunkedArray, pa.RecordBatch, pa.Table)):
         array = column
     else:
         try:
@@ -117,7 +136,7 @@ def extract_first(column: Column, start: str, end: str, on_unclosed: OnUnclosed 
 def _explained(column: Any, error: TypeError) -> TypeError:
     """A pandas object column's `TypeError` naming the first value that is no string, its
     type and its row; any other error as it is."""
-    if not type(column).__module__.startswith("pandas") or str(getattr(column, "dtype", "")) != "object":
+    if _package(column) != "pandas" or str(getattr(column, "dtype", "")) != "object":
         return error
     for row, value in enumerate(column):
         if value is not None and not isinstance(value, str) and value == value:  # NaN != NaN
