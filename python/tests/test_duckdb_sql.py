@@ -98,7 +98,7 @@ def test_per_row_markers_name_the_row_of_the_vector_too(con):
     "query, words",
     [
         ("SELECT extract_between_all('x', '', ']')", "start must be a non-empty string"),
-        ("SELECT extract_between_all('x', '[', ']', 0)", "max_matches must be a positive integer"),
+        ("SELECT extract_between_all('x', '[', ']', 0)", "max_matches must be an integer from 1 to 9223372036854775807"),
         ("SELECT extract_between_first('x', '[', ']', 'sometimes')", "on_unclosed must be"),
     ],
 )
@@ -131,3 +131,57 @@ def test_a_parquet_query_streams_through_in_vectors(con, tmp_path, monkeypatch):
 def test_registering_twice_replaces_the_functions(con):
     eb_duckdb.register(con)
     assert con.sql("SELECT extract_between_first('[a]', '[', ']')").fetchall() == [("a",)]
+
+
+def test_a_cursor_and_its_connection_each_register_and_call():
+    con = duckdb.connect()
+    eb_duckdb.register(con)
+    cur = con.cursor()
+    eb_duckdb.register(cur)
+    for c in (con, cur):
+        assert c.sql("SELECT extract_between_all('[a][b]', '[', ']')").fetchall() == [(["a", "b"],)]
+    second = con.cursor()
+    eb_duckdb.register(second)
+    eb_duckdb.register(second)  # again on the same cursor: replaced, not refused
+    assert second.sql("SELECT extract_between_first('x<b>y</b>', '<b>', '</b>')").fetchall() == [("y",)]
+    # The first cursor's functions outlive the second's replacement.
+    assert cur.sql("SELECT extract_between_first('[c]', '[', ']')").fetchall() == [("c",)]
+    con.close()
+
+
+def test_two_connections_to_one_database_file_both_register(tmp_path):
+    path = str(tmp_path / "x.db")
+    first, second = duckdb.connect(path), duckdb.connect(path)
+    try:
+        for c in (first, second):
+            eb_duckdb.register(c)
+        for c in (first, second):
+            assert c.sql("SELECT extract_between_first('[z]', '[', ']')").fetchall() == [("z",)]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_cursor_per_thread_registers_and_queries_at_once():
+    import threading
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT '[' || i || ']' AS text FROM range(3000) r(i)")
+    answers, errors = {}, []
+
+    def worker(n: int) -> None:
+        try:
+            cur = con.cursor()
+            eb_duckdb.register(cur)
+            answers[n] = cur.sql("SELECT count(*) FILTER (WHERE extract_between_first(text, '[', ']') = substr(text, 2, length(text) - 2)) FROM t").fetchall()
+        except Exception as e:  # noqa: BLE001 - the assertion below reports it
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert answers == {n: [(3000,)] for n in range(4)}
+    con.close()

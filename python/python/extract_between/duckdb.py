@@ -27,6 +27,8 @@ row within the vector DuckDB handed over and the start of the row's text.
 
 from __future__ import annotations
 
+import itertools
+import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import duckdb
@@ -41,35 +43,62 @@ _ALL = "__extract_between_all"
 _FIRST = "__extract_between_first"
 
 # Every arity the SQL functions take, each a macro over the one native-backed function: the
-# Python API registers one signature per name, and SQL macros overload by arity.
-_MACROS = f"""
+# Python API registers one signature per name, and SQL macros overload by arity. Macros are
+# TEMP, so each connection (a cursor is one) has its own; the functions behind them live in
+# the database's catalog, which every connection to it shares, so each registration names
+# its own (`{all}` and `{first}` below).
+_MACROS = """
 CREATE OR REPLACE TEMP MACRO extract_between_all(text, "start", "end") AS
-    {_ALL}(text, "start", "end", NULL, 'raise'),
+    {all}(text, "start", "end", NULL, 'raise'),
   (text, "start", "end", max_matches) AS
-    {_ALL}(text, "start", "end", max_matches, 'raise'),
+    {all}(text, "start", "end", max_matches, 'raise'),
   (text, "start", "end", max_matches, on_unclosed) AS
-    {_ALL}(text, "start", "end", max_matches, on_unclosed);
+    {all}(text, "start", "end", max_matches, on_unclosed);
 CREATE OR REPLACE TEMP MACRO extract_between_first(text, "start", "end") AS
-    {_FIRST}(text, "start", "end", 'raise'),
+    {first}(text, "start", "end", 'raise'),
   (text, "start", "end", on_unclosed) AS
-    {_FIRST}(text, "start", "end", on_unclosed);
+    {first}(text, "start", "end", on_unclosed);
 """
+
+# A registration's number, unique in the process: two connections to one database (two
+# cursors, or two `duckdb.connect` of one file) must not register the same function name.
+_REGISTRATIONS = itertools.count(1)
+_LOCK = threading.Lock()
+# The number each live connection registered under, to remove it when it registers again.
+_REGISTERED: Dict[int, int] = {}
 
 
 def register(con: duckdb.DuckDBPyConnection) -> None:
     """Registers ``extract_between_all`` and ``extract_between_first`` on `con` (again on a
-    connection that has them: the registration is replaced)."""
+    connection that has them: the registration is replaced). Each connection needs its own
+    call, a cursor too (DuckDB's advice for threads: a cursor each), since the SQL names are
+    the connection's own macros; any number of connections to one database may register.
+
+    >>> import duckdb, extract_between.duckdb
+    >>> con = duckdb.connect()
+    >>> extract_between.duckdb.register(con)
+    >>> cur = con.cursor()
+    >>> extract_between.duckdb.register(cur)
+    >>> cur.sql("SELECT extract_between_first('[a]', '[', ']')").fetchall()
+    [('a',)]
+    """
     varchar, bigint = duckdb.sqltype("VARCHAR"), duckdb.sqltype("BIGINT")
-    for name, function, parameters, returns in (
-        (_ALL, _all_vector, [varchar, varchar, varchar, bigint, varchar], duckdb.sqltype("VARCHAR[]")),
-        (_FIRST, _first_vector, [varchar, varchar, varchar, varchar], varchar),
+    with _LOCK:
+        number = next(_REGISTRATIONS)
+        before = _REGISTERED.get(id(con))
+        _REGISTERED[id(con)] = number
+    names = {"all": f"{_ALL}_{number}", "first": f"{_FIRST}_{number}"}
+    for key, function, parameters, returns in (
+        ("all", _all_vector, [varchar, varchar, varchar, bigint, varchar], duckdb.sqltype("VARCHAR[]")),
+        ("first", _first_vector, [varchar, varchar, varchar, varchar], varchar),
     ):
-        try:
-            con.remove_function(name)
-        except duckdb.InvalidInputException:
-            pass  # not registered yet
+        if before is not None:
+            try:
+                con.remove_function(f"{_ALL if key == 'all' else _FIRST}_{before}")
+            except duckdb.InvalidInputException:
+                pass  # not this connection's (an id Python reused after a close)
         con.create_function(
-            name,
+            names[key],
             function,
             parameters,
             returns,
@@ -78,7 +107,7 @@ def register(con: duckdb.DuckDBPyConnection) -> None:
             null_handling="special",
             side_effects=False,
         )
-    con.execute(_MACROS)
+    con.execute(_MACROS.format(**names))
 
 
 def _all_vector(
