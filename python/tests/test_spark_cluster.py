@@ -58,10 +58,22 @@ def wait_for(path: str, pattern: str, process: subprocess.Popen, within: float =
     raise AssertionError(f"never logged {pattern!r}: {open(path, errors='replace').read()[-3000:]}")
 
 
+def _jar_missing():
+    """Why the job cannot have the native functions, or None: a build of the package
+    without the Spark jar (a development install: `bash spark/build.sh` makes it)."""
+    from extract_between.spark import jar_path
+
+    try:
+        jar_path()
+    except FileNotFoundError:
+        return "the Spark jar is not in this build (bash spark/build.sh)"
+    return None
+
+
 @pytest.fixture
 def cluster(tmp_path):
     """A master and two workers of one core each; yields the master's URL."""
-    reason = _spark_missing()
+    reason = _spark_missing() or _jar_missing()
     if reason:
         if REQUIRE_SPARK:
             pytest.fail(f"EXTRACT_BETWEEN_REQUIRE_SPARK is set but {reason}")
