@@ -344,9 +344,12 @@ def test_arguments_follow_one_rule():
     strided = memoryview(bytearray(b"[[aa]]"))[::2]
     assert [m.text for m in eb.finditer(strided, "[", "]")] == ["a"]
     assert [m.text for m in eb.Scanner("[", "]").feed(strided)] == ["a"]
-    # on_unclosed named in its messages, None included.
+    # on_unclosed named in its messages; None is the default ('raise'), as SQL's NULL is in
+    # the DuckDB and Spark functions.
     with pytest.raises(TypeError, match="on_unclosed must be"):
-        eb.extract_all(pa.array(["x"]), "[", "]", on_unclosed=None)
+        eb.extract_all(pa.array(["x"]), "[", "]", on_unclosed=1)
+    with pytest.raises(eb.UnclosedStartMarker):
+        eb.extract_all(pa.array(["[x"]), "[", "]", on_unclosed=None)
     # A bad chunk's message reads as a sentence.
     with pytest.raises(TypeError, match=r"^chunk 1 of source must be bytes-like, not int$"):
         list(eb.finditer([b"[a]", 5], "[", "]"))

@@ -4,6 +4,7 @@ and sliced frames; the plan names the plugin and holds no Python UDF."""
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional
 
 import pyarrow as pa
@@ -126,3 +127,47 @@ def test_the_answer_outlives_the_frame_it_came_from():
     del df
     gc.collect()
     assert out["t"].to_list() == want
+
+
+NOT_STRINGS = [
+    ("cat", lambda: pl.Series("c", ["[a]", "[b]"], dtype=pl.Categorical)),
+    ("enum", lambda: pl.Series("c", ["[a]"], dtype=pl.Enum(["[a]"]))),
+    ("struct", lambda: pl.Series("c", [{"x": "[a]"}])),
+    ("i8", lambda: pl.Series("c", [1], dtype=pl.Int8)),
+    ("i64", lambda: pl.Series("c", [1], dtype=pl.Int64)),
+    ("i128", lambda: pl.Series("c", [1], dtype=pl.Int128)),
+    ("decimal", lambda: pl.Series("c", ["1.5"]).cast(pl.Decimal(10, 2))),
+    ("array", lambda: pl.Series("c", [["[a]"]], dtype=pl.Array(pl.String, 1))),
+    ("list", lambda: pl.Series("c", [["[a]"]])),
+    ("binary", lambda: pl.Series("c", [b"[a]"])),
+]
+
+
+@pytest.mark.parametrize("kind,make", NOT_STRINGS, ids=[k for k, _ in NOT_STRINGS])
+def test_a_column_of_another_type_is_refused_as_polars_refuses_it(kind, make):
+    try:
+        series = make()
+    except Exception as e:  # noqa: BLE001 - a dtype this polars lacks is no case
+        pytest.skip(f"this polars has no {kind} series: {e}")
+    want = f"expected String type, got: {series.dtype}"
+    with pytest.raises(pl.exceptions.PolarsError, match=re.escape(want)) as eager:
+        series.extract_between.all("[", "]")
+    assert "panicked" not in str(eager.value)
+    with pytest.raises(pl.exceptions.PolarsError, match=re.escape("expected String type")) as lazy:
+        series.to_frame().lazy().select(pl.col("c").extract_between.first("[", "]")).collect()
+    assert "panicked" not in str(lazy.value)
+
+
+def test_a_series_named_like_a_pattern_is_addressed_by_position():
+    for name in ("^h$", "^.*$", "*", ""):
+        series = pl.Series(name, ["[x]", "[y][z]"])
+        assert series.extract_between.all("[", "]").to_list() == [["x"], ["y", "z"]]
+        assert series.extract_between.first("[", "]").name == name
+
+
+def test_max_matches_past_bigint_is_refused_when_the_expression_is_built():
+    for cap in (2**63, 2**64 - 1, 2**70):
+        with pytest.raises(eb.InvalidInput, match="max_matches must be an integer from 1 to 9223372036854775807"):
+            pl.col("c").extract_between.all("[", "]", max_matches=cap)
+    big = pl.DataFrame({"c": ["[a][b]"]}).select(pl.col("c").extract_between.all("[", "]", max_matches=2**63 - 1))
+    assert big["c"].to_list() == [["a", "b"]]

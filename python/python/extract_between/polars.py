@@ -65,6 +65,13 @@ class ExtractBetweenExpr:
         return _plugin(self._expr, "extract_first", {"start": start, "end": end, "on_unclosed": on_unclosed})
 
 
+def _strings(series: pl.Series) -> None:
+    """Refuses a series that holds no strings as polars' own string functions do, before
+    the plugin imports it (a type its build of polars lacks could not cross)."""
+    if series.dtype not in (pl.String, pl.Null):
+        raise pl.exceptions.SchemaError(f"expected String type, got: {series.dtype}")
+
+
 @pl.api.register_series_namespace("extract_between")
 class ExtractBetweenSeries:
     """``series.extract_between``: `all` and `first`, eagerly.
@@ -80,12 +87,15 @@ class ExtractBetweenSeries:
 
     def all(self, start: str, end: str, *, max_matches: Optional[int] = None, on_unclosed: OnUnclosed = "raise") -> pl.Series:
         """Every match of each row, a ``list[str]`` series."""
-        expr = pl.col(self._series.name).extract_between.all(  # type: ignore[attr-defined]
+        _strings(self._series)
+        # The series by position, not by name: a name is read as a pattern by ``pl.col``.
+        expr = pl.nth(0).extract_between.all(  # type: ignore[attr-defined]
             start, end, max_matches=max_matches, on_unclosed=on_unclosed
         )
         return self._series.to_frame().select(expr).to_series()
 
     def first(self, start: str, end: str, *, on_unclosed: OnUnclosed = "raise") -> pl.Series:
         """Each row's first match, a ``str`` series."""
-        expr = pl.col(self._series.name).extract_between.first(start, end, on_unclosed=on_unclosed)  # type: ignore[attr-defined]
+        _strings(self._series)
+        expr = pl.nth(0).extract_between.first(start, end, on_unclosed=on_unclosed)  # type: ignore[attr-defined]
         return self._series.to_frame().select(expr).to_series()

@@ -36,15 +36,30 @@ struct FirstOptions {
     on_unclosed: String,
 }
 
+/// The one input column, which must hold strings, when the plan is resolved: refused as
+/// polars' own string functions refuse another type, before any batch is imported.
+fn text_field(fields: &[Field]) -> PolarsResult<&Field> {
+    let [field] = fields else {
+        polars_bail!(ComputeError: "extract_between takes one column, not {}", fields.len());
+    };
+    match field.dtype() {
+        DataType::String | DataType::Null => Ok(field),
+        other => polars_bail!(SchemaMismatch: "expected String type, got: {other}"),
+    }
+}
+
 fn list_of_strings(fields: &[Field]) -> PolarsResult<Field> {
     Ok(Field::new(
-        fields[0].name().clone(),
+        text_field(fields)?.name().clone(),
         DataType::List(Box::new(DataType::String)),
     ))
 }
 
 fn string(fields: &[Field]) -> PolarsResult<Field> {
-    Ok(Field::new(fields[0].name().clone(), DataType::String))
+    Ok(Field::new(
+        text_field(fields)?.name().clone(),
+        DataType::String,
+    ))
 }
 
 /// Every match of each row, a `list[str]` column.

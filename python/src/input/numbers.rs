@@ -73,8 +73,9 @@ pub fn card_max_matches(py: Python<'_>, value: Given<'_>) -> PyResult<usize> {
 pub fn column_cap(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     match value.filter(|v| !v.is_none()) {
         None => Ok(u64::MAX),
-        Some(v) => max_matches(py, v, usize::MAX, "an int or None", || {
-            "a positive integer or None".to_owned()
+        // The SQL engines' BIGINT bounds the cap in every front end.
+        Some(v) => max_matches(py, v, i64::MAX as usize, "an int or None", || {
+            format!("an integer from 1 to {} or None", i64::MAX)
         })
         .map(|n| n as u64),
     }

@@ -35,8 +35,10 @@ pub enum OnUnclosed {
 impl OnUnclosed {
     /// `on_unclosed`: `"raise"` when left out, else one of the three names.
     pub fn parse(value: Given<'_>) -> PyResult<OnUnclosed> {
-        let Given::Value(value) = value else {
-            return Ok(OnUnclosed::Raise);
+        // Left out or None (SQL's NULL in the engines' functions): the default.
+        let value = match value {
+            Given::Value(v) if !v.is_none() => v,
+            _ => return Ok(OnUnclosed::Raise),
         };
         let choices = "\"raise\", \"null\" or \"partial\"";
         let Ok(text) = value.cast::<PyString>() else {
