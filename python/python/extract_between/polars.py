@@ -65,6 +65,10 @@ class ExtractBetweenExpr:
         return _plugin(self._expr, "extract_first", {"start": start, "end": end, "on_unclosed": on_unclosed})
 
 
+# The name a series is given while its expression runs.
+_PLAIN = "text"
+
+
 def _strings(series: pl.Series) -> None:
     """Refuses a series that holds no strings as polars' own string functions do, before
     the plugin imports it (a type its build of polars lacks could not cross)."""
@@ -88,14 +92,19 @@ class ExtractBetweenSeries:
     def all(self, start: str, end: str, *, max_matches: Optional[int] = None, on_unclosed: OnUnclosed = "raise") -> pl.Series:
         """Every match of each row, a ``list[str]`` series."""
         _strings(self._series)
-        # The series by position, not by name: a name is read as a pattern by ``pl.col``.
-        expr = pl.nth(0).extract_between.all(  # type: ignore[attr-defined]
+        expr = pl.col(_PLAIN).extract_between.all(  # type: ignore[attr-defined]
             start, end, max_matches=max_matches, on_unclosed=on_unclosed
         )
-        return self._series.to_frame().select(expr).to_series()
+        return self._run(expr)
 
     def first(self, start: str, end: str, *, on_unclosed: OnUnclosed = "raise") -> pl.Series:
         """Each row's first match, a ``str`` series."""
         _strings(self._series)
-        expr = pl.nth(0).extract_between.first(start, end, on_unclosed=on_unclosed)  # type: ignore[attr-defined]
-        return self._series.to_frame().select(expr).to_series()
+        expr = pl.col(_PLAIN).extract_between.first(start, end, on_unclosed=on_unclosed)  # type: ignore[attr-defined]
+        return self._run(expr)
+
+    def _run(self, expr: pl.Expr) -> pl.Series:
+        # Under a plain name, then its own again: ``pl.col`` reads a name such as ``^h$`` as a
+        # pattern.
+        frame = self._series.alias(_PLAIN).to_frame()
+        return frame.select(expr).to_series().alias(self._series.name)
