@@ -87,7 +87,26 @@ def test_the_dataframe_api_and_the_wrappers_name_their_columns_as_spark_does(nat
     assert tuple(out.first()) == (["x", "y"], "x", ["x", "y"], "x")
     # The wrappers take the native functions in this session: no Python worker in the plan.
     plan = out._jdf.queryExecution().executedPlan().toString()
-    assert "ArrowEvalPython" not in plan and "Rows.all" in plan, plan
+    assert "ArrowEvalPython" not in plan and "extract_between_all(html, <b>, </b>)" in plan, plan
+
+
+def test_nested_uses_and_errors_name_the_function_as_written(native):
+    df = native.createDataFrame([("[a]",)], "s string")
+    out = df.selectExpr(
+        "upper(extract_between_first(s, '[', ']'))",
+        "size(extract_between_all(s, '[', ']', 5, 'null'))",
+        "concat(extract_between_first(s, '[', ']', 'partial'), 'x')",
+    )
+    assert out.columns == [
+        "upper(extract_between_first(s, [, ]))",
+        "size(extract_between_all(s, [, ], 5, null))",
+        "concat(extract_between_first(s, [, ], partial), x)",
+    ]
+    assert tuple(out.first()) == ("A", 1, "ax")
+    with pytest.raises(Exception) as error:
+        df.selectExpr("extract_between_first(array(s), '[', ']')")
+    message = str(error.value).splitlines()[0]
+    assert "extract_between_first(array(s), [, ])" in message and "static_invoke" not in message, message
 
 
 def test_nulls_and_empty_partitions(native):

@@ -4,11 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.AnalysisException;
-import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.Literal;
-import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
-import org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke;
 import org.apache.spark.sql.types.AbstractDataType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
@@ -19,14 +16,13 @@ import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.unsafe.types.UTF8String;
-import scala.Option;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The two SQL functions as Catalyst expressions, built when a query is analysed: the markers
  * and options are checked there (an {@code AnalysisException} names the argument and why),
- * and the expression is a {@code StaticInvoke} of {@link Rows}, which Spark compiles into its
+ * and the expression is a {@link Call} of {@link Rows} (a {@code StaticInvoke}), which Spark compiles into its
  * generated code.
  */
 final class Functions {
@@ -68,8 +64,8 @@ final class Functions {
     }
 
     /**
-     * The {@code StaticInvoke} of {@code Rows.method}, named as Spark names its own functions'
-     * columns ({@code extract_between_all(html, <b>, </b>)}) rather than by the method it calls.
+     * The call of {@code Rows.method}, named as Spark names its own functions' columns
+     * ({@code extract_between_all(html, <b>, </b>)}) rather than by the method it calls.
      */
     private static Expression invoke(
             String function,
@@ -89,28 +85,17 @@ final class Functions {
             boolean string = arg.dataType() instanceof StringType;
             types.add(arg == text && !string ? DataTypes.StringType : arg.dataType());
         }
-        Expression call = new StaticInvoke(
-                Rows.class,
+        List<String> shown = new ArrayList<>();
+        for (Expression arg : given.subList(3, given.size())) {
+            shown.add(org.apache.spark.sql.catalyst.util.package$.MODULE$.toPrettySQL(arg, false));
+        }
+        return new Call(
+                function,
                 type,
                 method,
                 CollectionConverters.asScala(args).toList(),
                 CollectionConverters.asScala(types).toList(),
-                true,
-                true,
-                true,
-                Option.empty());
-        List<String> shown = new ArrayList<>();
-        for (Expression arg : given) {
-            shown.add(org.apache.spark.sql.catalyst.util.package$.MODULE$.toPrettySQL(arg, false));
-        }
-        String name = function + "(" + String.join(", ", shown) + ")";
-        return new Alias(
-                call,
-                name,
-                NamedExpression$.MODULE$.newExprId(),
-                CollectionConverters.asScala(List.<String>of()).toList(),
-                Option.empty(),
-                CollectionConverters.asScala(List.<String>of()).toList());
+                shown);
     }
 
     /**
