@@ -4,42 +4,11 @@
 
 use extract_between::codec::ExtractCodec;
 use extract_between::stream::{Error, Options};
+use extract_between::testing::Trickle;
 use extract_between::{Capped, Collect, Markers, ScanError, Scanner};
 use futures::StreamExt;
 use libfuzzer_sys::fuzz_target;
-use std::io;
-use std::pin::Pin;
-use std::task::{Context, Poll};
-use tokio::io::{AsyncRead, ReadBuf};
 use tokio_util::codec::FramedRead;
-
-/// A reader that returns the planned number of bytes per read.
-struct Trickle {
-    data: Vec<u8>,
-    at: usize,
-    plan: Vec<usize>,
-    k: usize,
-}
-
-impl AsyncRead for Trickle {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let want = if self.plan.is_empty() {
-            usize::MAX
-        } else {
-            self.plan[self.k % self.plan.len()]
-        };
-        let n = want.min(self.data.len() - self.at).min(buf.remaining());
-        self.k += 1;
-        let at = self.at;
-        buf.put_slice(&self.data[at..at + n]);
-        self.at += n;
-        Poll::Ready(Ok(()))
-    }
-}
 
 #[derive(Debug)]
 struct Case {
@@ -93,12 +62,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(n) = case.max_matches {
         options = options.max_matches(n);
     }
-    let reader = Trickle {
-        data: case.text.clone(),
-        at: 0,
-        plan: case.plan.clone(),
-        k: 0,
-    };
+    let reader = Trickle::new(case.text.clone(), case.plan.clone());
     let mut framed = FramedRead::new(reader, ExtractCodec::new(&markers, options));
     let mut got = Vec::new();
     let mut got_error: Option<ScanError> = None;

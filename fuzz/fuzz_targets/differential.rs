@@ -5,9 +5,7 @@
 
 use core::ops::ControlFlow;
 use extract_between::testing::{self, Paths, reference};
-use extract_between::{
-    Capped, Collect, ExtractError, Extractor, Markers, Pos, ScanError, Scanner, Sink,
-};
+use extract_between::{Capped, Collect, ExtractError, Extractor, Markers, Pos, ScanError, Sink};
 use libfuzzer_sys::fuzz_target;
 
 /// The decoded case; its Debug output is a pasteable reproducer.
@@ -99,30 +97,8 @@ fn scan(markers: &Markers, text: &[u8], cap: usize, plan: &[usize], utf16: bool)
     let paths = Paths::vary(plan.len() * 7 + text.len());
     let mut scanner = testing::scanner(markers, paths);
     let mut sink = Capped::new(Offsets(Collect::default(), utf16), cap as u64);
-    let mut rest = text;
-    let mut k = 0;
-    let mut error = None;
-    while !rest.is_empty() {
-        let n = if plan.is_empty() {
-            rest.len()
-        } else {
-            plan[k % plan.len()].min(rest.len())
-        };
-        k += 1;
-        let (chunk, tail) = rest.split_at(n);
-        rest = tail;
-        match scanner.feed(chunk, &mut sink) {
-            Ok(flow) if flow.is_break() => break,
-            Ok(_) => assert!(scanner.buffered() < markers.max_len() + 3),
-            Err(e) => {
-                error = Some(e);
-                break;
-            }
-        }
-    }
-    if error.is_none() {
-        error = scanner.finish(&mut sink).err();
-    }
+    let (error, carried) = testing::feed_planned(&mut scanner, &mut sink, text, plan);
+    assert!(carried < markers.max_len() + 3);
     Seen {
         truncated: sink.truncated(),
         matches: sink

@@ -8,6 +8,9 @@
 //! through the `jni` crate's safe calls, and turns a failure or a panic into a Java
 //! `RuntimeException` instead of unwinding into the JVM.
 
+// No `unsafe` here: every JNI call goes through the jni crate's safe API.
+#![deny(unsafe_code)]
+
 pub mod rows;
 
 use jni::errors::ThrowRuntimeExAndDefault;
@@ -162,23 +165,24 @@ pub fn scan<'l>(
     .resolve::<ThrowRuntimeExAndDefault>()
 }
 
-/// `Native.message(text, offset, length, status, at)`: the message of a row that stopped
-/// the query, as UTF-8 bytes.
+/// `Native.message(id, text, offset, length, cap)`: the message of the row
+/// `text[offset..offset + length]` that stopped the query, as UTF-8 bytes.
 #[jni_mangle("io.github.extractbetween.spark.Native")]
 pub fn message<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
+    id: jint,
     text: JByteArray<'l>,
     offset: jint,
     length: jint,
-    status: jint,
-    at: jint,
+    cap: jlong,
 ) -> JByteArray<'l> {
     env.with_env(|env| -> Result<JByteArray<'l>, Failure> {
         let mut row = Vec::new();
         read(env, &text, offset, length, &mut row)?;
-        let at = usize::try_from(at).unwrap_or_default();
-        Ok(env.byte_array_from_slice(rows::message(&row, status, at).as_bytes())?)
+        let cap = u64::try_from(cap).unwrap_or(u64::MAX);
+        let message = rows::message(id, &row, cap)?;
+        Ok(env.byte_array_from_slice(message.as_bytes())?)
     })
     .resolve::<ThrowRuntimeExAndDefault>()
 }

@@ -2,10 +2,11 @@
 //! scanner per thread for each pair, and a row's matches written as byte offsets into the
 //! row, from which the JVM side makes strings over the row's own bytes.
 
-use extract_between::{Capped, Markers, Pos, ScanError, Scanner, Sink};
+use extract_between::Markers;
+use extract_between::rows::{OnUnclosed, RowAnswer, RowError, RowErrorKind, RowScanner};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ops::ControlFlow;
+use std::ops::Range;
 use std::sync::Mutex;
 
 /// The row answers its matches (under `PARTIAL`, those before an unclosed start).
@@ -44,7 +45,9 @@ static REGISTERED: Mutex<Option<Registry>> = Mutex::new(None);
 
 thread_local! {
     /// This thread's scanner for each id it has scanned with, kept between rows.
-    static SCANNERS: RefCell<HashMap<i32, Scanner>> = RefCell::new(HashMap::new());
+    static SCANNERS: RefCell<HashMap<i32, RowScanner>> = RefCell::new(HashMap::new());
+    /// The row's matches as byte ranges (reused from row to row).
+    static SPANS: RefCell<Vec<Range<usize>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The card's markers from `start` and `end` (UTF-8 bytes), or why they are not.
@@ -81,8 +84,8 @@ pub fn register(start: &[u8], end: &[u8]) -> Result<i32, String> {
     Ok(id)
 }
 
-/// A new scanner for the pair `id`.
-fn scanner(id: i32) -> Result<Scanner, String> {
+/// A new row scanner for the pair `id`.
+fn scanner(id: i32) -> Result<RowScanner, String> {
     let registered = REGISTERED
         .lock()
         .map_err(|_| "the marker registry is poisoned")?;
@@ -90,25 +93,27 @@ fn scanner(id: i32) -> Result<Scanner, String> {
         .ok()
         .and_then(|slot| registered.as_ref()?.pairs.get(slot))
         .ok_or_else(|| format!("no marker pair has id {id}"))?;
-    Ok(Scanner::new(markers))
+    Ok(RowScanner::new(markers, None, OnUnclosed::Raise))
 }
 
-/// Scans `text` with the markers of `id`, keeping at most `cap` matches (the card's rule: an
-/// unclosed start met while looking for one more still counts), an unclosed start read under
-/// `on_unclosed`. `out` gets the answer in the layout of [`HEADER`]; the status is returned
-/// too.
-pub fn scan(
+/// The policy `Rows.java` passes as `value`.
+fn policy(value: i32) -> Result<OnUnclosed, String> {
+    match value {
+        RAISE => Ok(OnUnclosed::Raise),
+        NULL_ROW => Ok(OnUnclosed::Null),
+        PARTIAL => Ok(OnUnclosed::Partial),
+        other => Err(format!("no on_unclosed policy has the value {other}")),
+    }
+}
+
+/// Runs `f` with this thread's row scanner for the pair `id`, set to `cap` and `on_unclosed`.
+fn with_scanner<T>(
     id: i32,
-    text: &[u8],
     cap: u64,
     on_unclosed: i32,
-    out: &mut Vec<i32>,
-) -> Result<i32, String> {
-    if !matches!(on_unclosed, RAISE | NULL_ROW | PARTIAL) {
-        return Err(format!("no on_unclosed policy has the value {on_unclosed}"));
-    }
-    out.clear();
-    out.extend_from_slice(&[0; HEADER]);
+    f: impl FnOnce(&mut RowScanner) -> T,
+) -> Result<T, String> {
+    let on_unclosed = policy(on_unclosed)?;
     SCANNERS.with(|scanners| {
         let mut scanners = scanners.borrow_mut();
         if !scanners.contains_key(&id) {
@@ -117,83 +122,65 @@ pub fn scan(
             }
             scanners.insert(id, scanner(id)?);
         }
-        let Some(scanner) = scanners.get_mut(&id) else {
+        let Some(rows) = scanners.get_mut(&id) else {
             return Err(format!("no marker pair has id {id}"));
         };
-        scanner.reset();
-        let mut sink = Capped::new(Offsets { out: &mut *out }, cap);
-        let fed = scanner.feed(text, &mut sink);
-        let scanned = fed.and_then(|_| scanner.finish(&mut sink));
-        // A match left open (an unclosed start) has its start and no end: drop it.
-        if (out.len() - HEADER) % 2 == 1 {
-            out.pop();
-        }
-        let (status, at) = match scanned {
-            Ok(()) => (MATCHES, 0),
-            Err(ScanError::Unclosed { .. }) if on_unclosed == PARTIAL => (MATCHES, 0),
-            Err(ScanError::Unclosed { .. }) if on_unclosed == NULL_ROW => {
-                out.truncate(HEADER);
-                (NULL, 0)
-            }
-            Err(ScanError::Unclosed { marker }) => (UNCLOSED, marker.byte),
-            Err(ScanError::InvalidUtf8 { offset, .. }) => (INVALID_UTF8, offset),
-        };
-        let count = (out.len() - HEADER) / 2;
-        out[0] = i32::try_from(count).map_err(|_| "too many matches in one row")?;
-        out[1] = status;
-        out[2] = i32::try_from(at).map_err(|_| "a row past 2 GiB")?;
-        Ok(status)
+        rows.set_options((cap != u64::MAX).then_some(cap), on_unclosed);
+        Ok(f(rows))
     })
 }
 
-/// A sink that keeps each closed match's content as a pair of byte offsets.
-struct Offsets<'a> {
-    out: &'a mut Vec<i32>,
+/// Scans `text` with the markers of `id`, keeping at most `cap` matches, an unclosed start
+/// read under `on_unclosed` (the library's row API decides the row). `out` gets the answer in
+/// the layout of [`HEADER`]; the status is returned too.
+pub fn scan(
+    id: i32,
+    text: &[u8],
+    cap: u64,
+    on_unclosed: i32,
+    out: &mut Vec<i32>,
+) -> Result<i32, String> {
+    SPANS.with_borrow_mut(|spans| {
+        spans.clear();
+        let answer = with_scanner(id, cap, on_unclosed, |rows| rows.scan(text, spans))?;
+        answer_into(answer, spans, out)
+    })
 }
 
-impl Sink for Offsets<'_> {
-    fn open(&mut self, _marker: Pos, content: Pos) -> ControlFlow<()> {
-        // Rows come from Java arrays, shorter than 2 GiB: every offset fits.
-        self.out.push(content.byte as i32);
-        ControlFlow::Continue(())
-    }
-
-    fn content(&mut self, _fragment: &[u8]) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn close(&mut self, content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
-        self.out.push(content_end.byte as i32);
-        ControlFlow::Continue(())
-    }
-}
-
-/// How many characters of a row an error message shows.
-const EXCERPT_CHARS: usize = 60;
-
-/// The message of a row that stopped the query: the card's error, where, and how the row
-/// begins.
-pub fn message(text: &[u8], status: i32, at: usize) -> String {
-    let valid = match std::str::from_utf8(text) {
-        Ok(s) => s,
-        Err(e) => std::str::from_utf8(&text[..e.valid_up_to()]).unwrap_or_default(),
+/// A row's answer in the layout of [`HEADER`]; its status.
+fn answer_into(
+    answer: Result<RowAnswer, RowError>,
+    spans: &[Range<usize>],
+    out: &mut Vec<i32>,
+) -> Result<i32, String> {
+    let (status, at) = match answer {
+        Ok(RowAnswer::Matches { .. }) => (MATCHES, 0),
+        Ok(RowAnswer::Null) => (NULL, 0),
+        Err(e) => match e.kind() {
+            RowErrorKind::Unclosed(_) => (UNCLOSED, e.byte_offset()),
+            RowErrorKind::InvalidUtf8(_) => (INVALID_UTF8, e.byte_offset()),
+        },
     };
-    let mut chars = valid.chars();
-    let mut begins: String = chars.by_ref().take(EXCERPT_CHARS).collect();
-    if chars.next().is_some() {
-        begins.push('…');
-    }
-    if status == UNCLOSED {
-        let before = valid.get(..at).unwrap_or(valid);
-        let utf16 = before.encode_utf16().count();
-        format!(
-            "UnclosedStartMarker: unclosed start marker at offset {utf16} (UTF-16 code units; byte offset {at}) of a row; the row begins {begins:?}"
-        )
-    } else {
-        format!(
-            "ExtractError: a row is not valid UTF-8: invalid byte at byte offset {at}; the row begins {begins:?}"
-        )
-    }
+    out.clear();
+    let count = i32::try_from(spans.len()).map_err(|_| "too many matches in one row")?;
+    let at = i32::try_from(at).map_err(|_| "a row past 2 GiB")?;
+    out.extend_from_slice(&[count, status, at]);
+    // Rows come from Java arrays, shorter than 2 GiB: every offset fits.
+    out.extend(spans.iter().flat_map(|s| [s.start as i32, s.end as i32]));
+    Ok(status)
+}
+
+/// The message of a row that stopped the query (scanned again: such a row is met once): the
+/// library's words for it, after the exception's name.
+pub fn message(id: i32, text: &[u8], cap: u64) -> Result<String, String> {
+    let answer = with_scanner(id, cap, RAISE, |rows| rows.scan(text, &mut Vec::new()))?;
+    Ok(match answer {
+        Err(e) => match e.kind() {
+            RowErrorKind::Unclosed(_) => format!("UnclosedStartMarker: {e}"),
+            RowErrorKind::InvalidUtf8(_) => format!("ExtractError: {e}"),
+        },
+        Ok(_) => "the row scanned without an error the second time".to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -236,7 +223,8 @@ mod tests {
 
     #[test]
     fn an_unclosed_start_is_read_under_the_rows_policy() {
-        assert_eq!(run("[a] x [b", u64::MAX), (UNCLOSED, vec!["a"], 6));
+        // A row that stops the query answers no matches, only where it stopped.
+        assert_eq!(run("[a] x [b", u64::MAX), (UNCLOSED, vec![], 6));
         assert_eq!(
             run_under("[a] x [b", u64::MAX, PARTIAL),
             (MATCHES, vec!["a"], 0)
@@ -257,7 +245,7 @@ mod tests {
             scan(id, b"[a]\xff[b]", u64::MAX, PARTIAL, &mut out),
             Ok(INVALID_UTF8)
         );
-        assert_eq!((out[0], out[2]), (1, 3));
+        assert_eq!((out[0], out[2]), (0, 3));
     }
 
     #[test]
@@ -271,20 +259,24 @@ mod tests {
     }
 
     #[test]
-    fn messages_name_the_error_the_offset_and_the_rows_beginning() {
-        let m = message("😀 [x".as_bytes(), UNCLOSED, 5);
-        assert!(
-            m.starts_with("UnclosedStartMarker: unclosed start marker at offset 3 "),
-            "{m}"
+    fn messages_are_the_librarys_after_the_exceptions_name() {
+        let id = register(b"[", b"]").unwrap();
+        let m = message(id, "😀 [x".as_bytes(), u64::MAX).unwrap();
+        assert_eq!(
+            m,
+            "UnclosedStartMarker: unclosed start marker at UTF-16 offset 3 (byte offset 5); the row begins \"😀 [x\""
         );
+        // The unclosed start met looking for the one extra match past the cap.
         assert!(
-            m.contains("byte offset 5") && m.contains("\"😀 [x\""),
-            "{m}"
+            message(id, b"[a][b", 1)
+                .unwrap()
+                .starts_with("UnclosedStartMarker: ")
         );
-        let long = "y".repeat(100);
-        assert!(message(long.as_bytes(), UNCLOSED, 0).contains('…'));
-        let m = message(b"ab\xffcd", INVALID_UTF8, 2);
-        assert!(m.contains("byte offset 2") && m.contains("\"ab\""), "{m}");
+        let m = message(id, b"ab\xffcd", u64::MAX).unwrap();
+        assert_eq!(
+            m,
+            "ExtractError: invalid UTF-8 at byte offset 2; the row begins \"ab\""
+        );
     }
 
     /// The value a Java file gives `static final int NAME`.

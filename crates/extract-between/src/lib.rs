@@ -6,6 +6,8 @@
 //! - [`Scanner`]: the resumable, sans-IO core. Feed it bytes in chunks of any size; it reports
 //!   matches to a [`Sink`] as fragments, holding at most a marker's length of carry-over.
 //!   [`Capped`] adds the card's `max_matches`/`truncated` rule to any sink.
+//! - [`rows`]: one row at a time under a cap and an unclosed-marker policy, its matches as
+//!   byte ranges: what every host of the engine (Arrow columns, polars, Spark, DuckDB) calls.
 //! - `request` (feature `json`): the card's JSON contract, shared by every front end.
 //! - `stream` and `codec` (features of the same names): a `futures` `Stream` of matches over
 //!   chunks of `Bytes` or any `AsyncRead`, and a tokio-util `Decoder` for `FramedRead`; a
@@ -47,6 +49,7 @@ pub mod __private {
         push_json_bytes, push_json_escaped, push_json_string, push_offsets,
     };
 }
+pub mod rows;
 pub mod scanner;
 #[cfg(feature = "stream")]
 pub mod stream;

@@ -6,17 +6,15 @@ use crate::common::scan;
 use bytes::Bytes;
 use extract_between::codec::ExtractCodec;
 use extract_between::stream::{Error, Match, Options, matches};
-use extract_between::testing::Case;
+use extract_between::testing::{Case, Trickle};
 use extract_between::{Markers, ScanError};
 use futures::StreamExt;
 use futures::stream::FusedStream;
 use quickcheck::{QuickCheck, TestResult};
 use std::io;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::task::{Context, Poll};
-use tokio::io::{AsyncRead, ReadBuf};
+use std::task::Poll;
 use tokio_util::codec::FramedRead;
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -100,38 +98,8 @@ async fn via_stream(c: &Case, markers: &Markers) -> (Seen, Option<bool>) {
     (seen_from(found, error), s.truncated())
 }
 
-/// A reader that returns at most `plan[k]` bytes per read, truly splitting the input.
-struct Trickle {
-    data: Vec<u8>,
-    at: usize,
-    plan: Vec<usize>,
-    k: usize,
-}
-
-impl AsyncRead for Trickle {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let n = self.plan[self.k % self.plan.len()]
-            .min(self.data.len() - self.at)
-            .min(buf.remaining());
-        self.k += 1;
-        let at = self.at;
-        buf.put_slice(&self.data[at..at + n]);
-        self.at += n;
-        Poll::Ready(Ok(()))
-    }
-}
-
 async fn via_codec(c: &Case, markers: &Markers) -> (Seen, bool) {
-    let reader = Trickle {
-        data: c.text.clone().into_bytes(),
-        at: 0,
-        plan: c.chunks.clone(),
-        k: 0,
-    };
+    let reader = Trickle::new(c.text.clone().into_bytes(), c.chunks.clone());
     let codec = ExtractCodec::new(
         markers,
         Options::default().max_matches(c.max_matches as u64),

@@ -23,11 +23,22 @@ fn a_reset_scanner_equals_a_new_one() {
         let _ = reused.feed(&before.text.as_bytes()[..cut], &mut sink);
         reused.reset();
         let mut again = extract_between::Collect::default();
-        let got = crate::common::feed_all(&mut reused, &mut again, c.text.as_bytes(), &c.chunks).0;
+        let got = extract_between::testing::feed_planned(
+            &mut reused,
+            &mut again,
+            c.text.as_bytes(),
+            &c.chunks,
+        )
+        .0;
         let mut fresh = extract_between::Scanner::new(&markers);
         let mut want = extract_between::Collect::default();
-        let expected =
-            crate::common::feed_all(&mut fresh, &mut want, c.text.as_bytes(), &c.chunks).0;
+        let expected = extract_between::testing::feed_planned(
+            &mut fresh,
+            &mut want,
+            c.text.as_bytes(),
+            &c.chunks,
+        )
+        .0;
         TestResult::from_bool(got == expected && again.matches == want.matches)
     }
     qc().tests(500)
@@ -218,7 +229,12 @@ fn bytes_only_sink_sees_the_same_matches() {
         let mut scanner = Scanner::new(&markers);
         let mut sink = Capped::new(BytesOnly(Collect::default()), c.max_matches as u64);
         let plan = &c.chunks[..1];
-        let (error, _) = crate::common::feed_all(&mut scanner, &mut sink, c.text.as_bytes(), plan);
+        let (error, _) = extract_between::testing::feed_planned(
+            &mut scanner,
+            &mut sink,
+            c.text.as_bytes(),
+            plan,
+        );
         let truncated = sink.truncated();
         let got = sink.into_inner().0.matches;
         let bytes = |m: &extract_between::Collected| {
@@ -456,8 +472,12 @@ fn whole_matches_equal_the_three_calls() {
         let three = scan(&markers, c.text.as_bytes(), c.max_matches as u64, &c.chunks);
         let mut scanner = Scanner::new(&markers);
         let mut sink = Capped::new(Whole(Collect::default()), c.max_matches as u64);
-        let (error, _) =
-            crate::common::feed_all(&mut scanner, &mut sink, c.text.as_bytes(), &c.chunks);
+        let (error, _) = extract_between::testing::feed_planned(
+            &mut scanner,
+            &mut sink,
+            c.text.as_bytes(),
+            &c.chunks,
+        );
         let truncated = sink.truncated();
         let got = sink.into_inner().0.matches;
         TestResult::from_bool(

@@ -1,10 +1,13 @@
-//! The resumable, sans-IO scanner: the one place where matching is decided.
+//! The resumable, sans-IO scanner: where matching is decided for every input read as bytes
+//! (one-shot [`extract`](crate::extract) over a `&str` is the other engine, held equal to this
+//! one by the property tests and the differential fuzz target).
 //!
 //! A [`Scanner`] is fed UTF-8 bytes in chunks of any size, split anywhere (inside a marker,
 //! inside a character), and reports what it finds to a [`Sink`] as it goes: a match opened, a
 //! fragment of its content, the match closed — or, for a match that lies within one chunk,
 //! the whole match in one call. It does no I/O and knows nothing of async; the stream
-//! adapter, the codec, the CLI and the HTTP service all drive this same type.
+//! adapter, the codec, the CLI, the HTTP service's stream route and the row API all drive
+//! this same type.
 //!
 //! # How it stays bounded and linear
 //!

@@ -15,9 +15,13 @@
 //! ```
 
 mod cases;
+mod feed;
 pub mod reference;
 
 pub use cases::{ALPHABET, Case};
+#[cfg(feature = "stream")]
+pub use feed::Trickle;
+pub use feed::feed_planned;
 
 pub use crate::kernels::Isa;
 pub use crate::scanner::paths::Paths;

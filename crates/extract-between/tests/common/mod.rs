@@ -3,8 +3,8 @@
 //! tests).
 #![allow(dead_code)]
 
-use extract_between::testing::{Paths, scanner};
-use extract_between::{Capped, Collect, Collected, Markers, ScanError, Scanner, Sink};
+use extract_between::testing::{Paths, feed_planned, scanner};
+use extract_between::{Capped, Collect, Collected, Markers, ScanError};
 
 /// The scanner's view of a run: matches with positions, truncated, error.
 #[derive(Debug, PartialEq, Eq)]
@@ -35,47 +35,13 @@ pub fn scan_with(
 ) -> Scanned {
     let mut scanner = scanner(markers, paths);
     let mut sink = Capped::new(Collect::default(), max_matches);
-    let (error, max_buffered) = feed_all(&mut scanner, &mut sink, bytes, plan);
+    let (error, max_buffered) = feed_planned(&mut scanner, &mut sink, bytes, plan);
     Scanned {
         truncated: sink.truncated(),
         matches: sink.into_inner().matches,
         error,
         max_buffered,
     }
-}
-
-/// Feeds `bytes` to `scanner` and `sink` in chunks cycling through `plan` (empty plan: one
-/// chunk), then finishes, stopping at a break or an error: returns the error, if any, and
-/// the largest carry-over seen after any feed.
-pub fn feed_all<S: Sink>(
-    scanner: &mut Scanner,
-    sink: &mut S,
-    bytes: &[u8],
-    plan: &[usize],
-) -> (Option<ScanError>, usize) {
-    let mut max_buffered = 0;
-    let mut rest = bytes;
-    let mut k = 0;
-    while !rest.is_empty() {
-        let size = if plan.is_empty() {
-            rest.len()
-        } else {
-            plan[k % plan.len()].min(rest.len())
-        };
-        k += 1;
-        let (chunk, tail) = rest.split_at(size);
-        rest = tail;
-        match scanner.feed(chunk, sink) {
-            Ok(flow) => {
-                max_buffered = max_buffered.max(scanner.buffered());
-                if flow.is_break() {
-                    break;
-                }
-            }
-            Err(e) => return (Some(e), max_buffered),
-        }
-    }
-    (scanner.finish(sink).err(), max_buffered)
 }
 
 pub fn utf16(s: &str) -> Vec<u16> {

@@ -88,6 +88,9 @@ final class Native {
      */
     static native int[] scan(int id, byte[] text, int offset, int length, long cap, int onUnclosed, int[] out);
 
-    /** The message of a row that stopped the query (UTF-8). */
-    static native byte[] message(byte[] text, int offset, int length, int status, int at);
+    /**
+     * The message of the row {@code text[offset, offset + length)} that stopped the query,
+     * scanned with the pair {@code id} and {@code cap} (UTF-8).
+     */
+    static native byte[] message(int id, byte[] text, int offset, int length, long cap);
 }

@@ -1,0 +1,460 @@
+//! One row at a time: the job every host of the engine shares (Arrow columns, the polars
+//! plugin, Spark's JNI library, a DuckDB extension, the JavaScript package).
+//!
+//! A host converts its strings to bytes, asks a [`RowScanner`] for a row's matches as byte
+//! ranges of the row, and builds its own answer from them: it never implements [`Sink`],
+//! counts UTF-16 units or words the card's error itself. The row's outcome follows the card
+//! under a cap (`max_matches`, with the card's rule for the one extra match that decides
+//! `truncated`) and an [`OnUnclosed`] policy; a row that stops the column answers a
+//! [`RowError`] whose `Display` every host shows word for word, adding only its own context
+//! (such as "row 12 of the batch").
+//!
+//! # Reuse
+//!
+//! A `RowScanner` holds one marker pair's finders and is rewound for each row: scanning
+//! millions of rows allocates nothing after the first (the `spans` buffer is the caller's, to
+//! clear and reuse). It is `Send` and `Clone`: a host with threads clones one per thread
+//! (cloning copies the finders, no search table is rebuilt), never shares one.
+//!
+//! ```
+//! use extract_between::Markers;
+//! use extract_between::rows::{OnUnclosed, RowAnswer, RowScanner};
+//!
+//! let markers = Markers::new("[", "]").unwrap();
+//! let mut rows = RowScanner::new(&markers, Some(2), OnUnclosed::Null);
+//! let mut spans = Vec::new();
+//! for row in ["a[one]b[two]c[three]", "[open", "none"] {
+//!     spans.clear();
+//!     match rows.scan(row.as_bytes(), &mut spans) {
+//!         Ok(RowAnswer::Matches { truncated }) => {
+//!             let found: Vec<&str> = spans.iter().map(|s| &row[s.clone()]).collect();
+//!             println!("{found:?} truncated={truncated}");
+//!         }
+//!         Ok(RowAnswer::Null) => println!("null"),
+//!         Err(e) => println!("{e}"),
+//!     }
+//! }
+//! ```
+
+use crate::{Capped, Markers, Pos, ScanError, Scanner, Sink};
+use core::fmt;
+use core::ops::{ControlFlow, Range};
+
+/// What a row with an unclosed start marker becomes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OnUnclosed {
+    /// The row stops the column with [`RowError`] (the card's `unclosed_start_marker`).
+    #[default]
+    Raise,
+    /// The row answers null.
+    Null,
+    /// The row answers the matches before the unclosed start marker.
+    Partial,
+}
+
+impl OnUnclosed {
+    /// The names a host's users write, in the order of the variants.
+    pub const NAMES: [&'static str; 3] = ["raise", "null", "partial"];
+
+    /// The policy a name stands for (`"raise"`, `"null"`, `"partial"`).
+    ///
+    /// ```
+    /// use extract_between::rows::OnUnclosed;
+    /// assert_eq!(OnUnclosed::from_name("partial"), Some(OnUnclosed::Partial));
+    /// assert_eq!(OnUnclosed::from_name("skip"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<OnUnclosed> {
+        match name {
+            "raise" => Some(OnUnclosed::Raise),
+            "null" => Some(OnUnclosed::Null),
+            "partial" => Some(OnUnclosed::Partial),
+            _ => None,
+        }
+    }
+
+    /// The policy's name.
+    ///
+    /// ```
+    /// use extract_between::rows::OnUnclosed;
+    /// assert_eq!(OnUnclosed::Null.name(), "null");
+    /// ```
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// What a scanned row answers (its matches are the byte ranges [`RowScanner::scan`]
+/// appended).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowAnswer {
+    /// The row's matches: every one, or the first `max_matches` (`truncated` when a further
+    /// complete match exists), or under [`OnUnclosed::Partial`] those before an unclosed
+    /// start marker.
+    Matches {
+        /// A further complete match exists past the cap.
+        truncated: bool,
+    },
+    /// Null: an unclosed start marker under [`OnUnclosed::Null`] (nothing was appended).
+    Null,
+}
+
+/// Why a row stops the column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowErrorKind {
+    /// A start marker with no end marker after it, at this position of the row.
+    Unclosed(Pos),
+    /// Bytes that are not UTF-8, from this byte offset of the row.
+    InvalidUtf8(u64),
+}
+
+/// A row that stops the column, and how the row begins. Its `Display` is the one wording
+/// every host shows; the host adds where the row is.
+///
+/// ```
+/// use extract_between::Markers;
+/// use extract_between::rows::{OnUnclosed, RowErrorKind, RowScanner};
+///
+/// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+/// let e = rows.scan("😀 [x".as_bytes(), &mut Vec::new()).unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "unclosed start marker at UTF-16 offset 3 (byte offset 5); the row begins \"😀 [x\""
+/// );
+/// assert!(matches!(e.kind(), RowErrorKind::Unclosed(p) if p.byte == 5 && p.utf16 == 3));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowError {
+    kind: RowErrorKind,
+    excerpt: String,
+}
+
+impl RowError {
+    /// Characters of the row an error shows (then `…` when the row goes on).
+    pub const EXCERPT_CHARS: usize = 60;
+
+    /// The error of `kind` in `row`.
+    fn new(kind: RowErrorKind, row: &[u8]) -> RowError {
+        let valid = match core::str::from_utf8(row) {
+            Ok(s) => s,
+            Err(e) => core::str::from_utf8(&row[..e.valid_up_to()]).unwrap_or_default(),
+        };
+        let mut chars = valid.chars();
+        let mut excerpt: String = chars.by_ref().take(Self::EXCERPT_CHARS).collect();
+        if chars.next().is_some() {
+            excerpt.push('…');
+        }
+        RowError { kind, excerpt }
+    }
+
+    /// Why the row stops the column, and where.
+    pub fn kind(&self) -> RowErrorKind {
+        self.kind
+    }
+
+    /// The row's first characters (its valid UTF-8 prefix), `…` when it goes on.
+    pub fn excerpt(&self) -> &str {
+        &self.excerpt
+    }
+
+    /// The byte offset the error names.
+    pub fn byte_offset(&self) -> u64 {
+        match self.kind {
+            RowErrorKind::Unclosed(p) => p.byte,
+            RowErrorKind::InvalidUtf8(offset) => offset,
+        }
+    }
+
+    /// The card's name of the error: `unclosed_start_marker` or `invalid_utf8`.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            RowErrorKind::Unclosed(_) => "unclosed_start_marker",
+            RowErrorKind::InvalidUtf8(_) => "invalid_utf8",
+        }
+    }
+}
+
+impl fmt::Display for RowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            RowErrorKind::Unclosed(Pos { byte, utf16 }) => write!(
+                f,
+                "unclosed start marker at UTF-16 offset {utf16} (byte offset {byte})"
+            )?,
+            RowErrorKind::InvalidUtf8(offset) => {
+                write!(f, "invalid UTF-8 at byte offset {offset}")?;
+            }
+        }
+        write!(f, "; the row begins \"{}\"", self.excerpt.escape_debug())
+    }
+}
+
+impl std::error::Error for RowError {}
+
+/// A marker pair's scanner for rows, with a cap and an [`OnUnclosed`] policy; rewound for
+/// each row (see the [module documentation](self)).
+#[derive(Clone, Debug)]
+pub struct RowScanner {
+    scanner: Scanner,
+    cap: u64,
+    on_unclosed: OnUnclosed,
+}
+
+impl RowScanner {
+    /// A scanner for rows of `markers`, keeping at most `max_matches` matches a row (`None`:
+    /// no cap), an unclosed start read under `on_unclosed`.
+    pub fn new(markers: &Markers, max_matches: Option<u64>, on_unclosed: OnUnclosed) -> Self {
+        RowScanner {
+            scanner: Scanner::new(markers),
+            cap: max_matches.unwrap_or(u64::MAX),
+            on_unclosed,
+        }
+    }
+
+    /// The cap and policy of the rows scanned from now on (a host whose options vary by
+    /// row keeps one scanner per marker pair and sets them before each row).
+    pub fn set_options(&mut self, max_matches: Option<u64>, on_unclosed: OnUnclosed) {
+        self.cap = max_matches.unwrap_or(u64::MAX);
+        self.on_unclosed = on_unclosed;
+    }
+
+    /// Scans `row`, appending each match's content as a byte range of `row` to `spans` (in
+    /// order; ranges fall on character boundaries). On a row that stops the column, what it
+    /// appended is taken back.
+    ///
+    /// # Errors
+    ///
+    /// [`RowError`] for an unclosed start marker under [`OnUnclosed::Raise`], and for a row
+    /// that is not UTF-8 under any policy.
+    pub fn scan(
+        &mut self,
+        row: &[u8],
+        spans: &mut Vec<Range<usize>>,
+    ) -> Result<RowAnswer, RowError> {
+        match self.scan_in_pieces(row, spans, usize::MAX, || true) {
+            Some(answer) => answer,
+            None => unreachable!("a scan that is never stopped ends"),
+        }
+    }
+
+    /// [`scan`](Self::scan), fed `piece` bytes at a time with `go_on` asked between pieces:
+    /// `None` (and nothing appended) when it answers `false`, so that a host can stop a
+    /// huge row when its user interrupts.
+    ///
+    /// ```
+    /// use extract_between::Markers;
+    /// use extract_between::rows::{OnUnclosed, RowScanner};
+    ///
+    /// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+    /// let mut spans = Vec::new();
+    /// assert!(rows.scan_in_pieces(b"[a] [b]", &mut spans, 2, || false).is_none());
+    /// assert!(spans.is_empty());
+    /// ```
+    pub fn scan_in_pieces(
+        &mut self,
+        row: &[u8],
+        spans: &mut Vec<Range<usize>>,
+        piece: usize,
+        mut go_on: impl FnMut() -> bool,
+    ) -> Option<Result<RowAnswer, RowError>> {
+        let before = spans.len();
+        self.scanner.reset();
+        let mut sink = Capped::new(
+            Spans {
+                spans: &mut *spans,
+                open: 0,
+            },
+            self.cap,
+        );
+        let mut fed = Ok(ControlFlow::Continue(()));
+        let pieces = row.chunks(piece.max(1));
+        let many = row.len() > piece;
+        for part in pieces {
+            if many && !go_on() {
+                spans.truncate(before);
+                return None;
+            }
+            fed = self.scanner.feed(part, &mut sink);
+            if !matches!(fed, Ok(ControlFlow::Continue(()))) {
+                break;
+            }
+        }
+        let outcome = fed.and_then(|_| self.scanner.finish(&mut sink));
+        let truncated = sink.truncated();
+        Some(match (outcome, self.on_unclosed) {
+            (Ok(()), _) | (Err(ScanError::Unclosed { .. }), OnUnclosed::Partial) => {
+                Ok(RowAnswer::Matches { truncated })
+            }
+            (Err(ScanError::Unclosed { .. }), OnUnclosed::Null) => {
+                spans.truncate(before);
+                Ok(RowAnswer::Null)
+            }
+            (Err(ScanError::Unclosed { marker }), OnUnclosed::Raise) => {
+                spans.truncate(before);
+                // Rows count no UTF-16 units on the way (a pass over non-ASCII text saved):
+                // the error's offset is counted here, once; the text before it was validated.
+                let prefix = row.get(..marker.byte as usize).unwrap_or_default();
+                let utf16 = core::str::from_utf8(prefix).map_or(0, |s| s.encode_utf16().count());
+                let at = Pos {
+                    byte: marker.byte,
+                    utf16: utf16 as u64,
+                };
+                Err(RowError::new(RowErrorKind::Unclosed(at), row))
+            }
+            (Err(ScanError::InvalidUtf8 { offset, .. }), _) => {
+                spans.truncate(before);
+                Err(RowError::new(RowErrorKind::InvalidUtf8(offset), row))
+            }
+        })
+    }
+}
+
+/// A sink that keeps each closed match's content as a byte range of its row.
+struct Spans<'a> {
+    spans: &'a mut Vec<Range<usize>>,
+    /// Where the open match's content begins.
+    open: usize,
+}
+
+impl Sink for Spans<'_> {
+    fn open(&mut self, _marker: Pos, content: Pos) -> ControlFlow<()> {
+        self.open = content.byte as usize;
+        ControlFlow::Continue(())
+    }
+
+    fn content(&mut self, _fragment: &[u8]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    fn close(&mut self, content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
+        self.spans.push(self.open..content_end.byte as usize);
+        ControlFlow::Continue(())
+    }
+
+    fn matched(&mut self, open: [Pos; 2], _content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
+        self.spans
+            .push(open[1].byte as usize..close[0].byte as usize);
+        ControlFlow::Continue(())
+    }
+
+    fn utf16_offsets(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(row: &str, cap: Option<u64>, policy: OnUnclosed) -> Result<(Vec<&str>, bool), String> {
+        let markers = Markers::new("[", "]").unwrap();
+        let mut rows = RowScanner::new(&markers, cap, policy);
+        // A range already there, which the row must leave in place.
+        let mut spans = Vec::new();
+        spans.push(Range { start: 7, end: 9 });
+        match rows.scan(row.as_bytes(), &mut spans) {
+            Ok(RowAnswer::Matches { truncated }) => Ok((
+                spans[1..].iter().map(|s| &row[s.clone()]).collect(),
+                truncated,
+            )),
+            Ok(RowAnswer::Null) => {
+                assert_eq!(spans.len(), 1, "a null row appends nothing");
+                Err("null".into())
+            }
+            Err(e) => {
+                assert_eq!(spans.len(), 1, "a row that stops appends nothing");
+                Err(e.to_string())
+            }
+        }
+    }
+
+    #[test]
+    fn matches_are_byte_ranges_of_the_row_after_what_was_there() {
+        assert_eq!(
+            run("pre[one]mid[二]post", None, OnUnclosed::Raise),
+            Ok((vec!["one", "二"], false))
+        );
+    }
+
+    #[test]
+    fn the_cap_and_truncated_follow_the_card() {
+        let raise = OnUnclosed::Raise;
+        assert_eq!(run("[a][b][c]", Some(2), raise), Ok((vec!["a", "b"], true)));
+        assert_eq!(run("[a][b]", Some(2), raise), Ok((vec!["a", "b"], false)));
+        // An unclosed start met looking for the extra match still counts.
+        assert!(run("[a][b][c", Some(2), raise).is_err());
+        assert_eq!(
+            run("[a][b][c][d", Some(2), raise),
+            Ok((vec!["a", "b"], true))
+        );
+    }
+
+    #[test]
+    fn each_policy_reads_an_unclosed_row() {
+        assert_eq!(
+            run("[a] x [b", None, OnUnclosed::Raise),
+            Err("unclosed start marker at UTF-16 offset 6 (byte offset 6); the row begins \"[a] x [b\"".into())
+        );
+        assert_eq!(run("[a] x [b", None, OnUnclosed::Null), Err("null".into()));
+        assert_eq!(
+            run("[a] x [b", None, OnUnclosed::Partial),
+            Ok((vec!["a"], false))
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_stops_the_row_under_every_policy() {
+        let markers = Markers::new("[", "]").unwrap();
+        for policy in [OnUnclosed::Raise, OnUnclosed::Null, OnUnclosed::Partial] {
+            let mut rows = RowScanner::new(&markers, None, policy);
+            let e = rows.scan(b"[a]\xff[b]", &mut Vec::new()).unwrap_err();
+            assert_eq!(e.kind(), RowErrorKind::InvalidUtf8(3));
+            assert_eq!(e.code(), "invalid_utf8");
+            assert_eq!(
+                e.to_string(),
+                "invalid UTF-8 at byte offset 3; the row begins \"[a]\""
+            );
+        }
+    }
+
+    #[test]
+    fn the_excerpt_is_sixty_characters_escaped() {
+        let row = format!("\"q\"\n{}", "é".repeat(100));
+        let e = RowScanner::new(&Markers::new("é", "]").unwrap(), None, OnUnclosed::Raise)
+            .scan(row.as_bytes(), &mut Vec::new())
+            .unwrap_err();
+        assert_eq!(e.excerpt().chars().count(), RowError::EXCERPT_CHARS + 1);
+        assert!(e.excerpt().ends_with('…'));
+        assert!(e.to_string().contains("begins \"\\\"q\\\"\\n"), "{e}");
+        assert_eq!(e.byte_offset(), 4);
+    }
+
+    #[test]
+    fn a_row_fed_in_pieces_answers_as_one_and_can_be_stopped() {
+        let markers = Markers::new("<<", ">>").unwrap();
+        let row = "x<<one>> <<t w o>> <<three".repeat(3);
+        for piece in 1..8 {
+            let mut rows = RowScanner::new(&markers, None, OnUnclosed::Partial);
+            let (mut whole, mut cut) = (Vec::new(), Vec::new());
+            rows.scan(row.as_bytes(), &mut whole).unwrap();
+            let answer = rows.scan_in_pieces(row.as_bytes(), &mut cut, piece, || true);
+            assert_eq!(answer, Some(Ok(RowAnswer::Matches { truncated: false })));
+            assert_eq!(whole, cut, "piece {piece}");
+        }
+        let mut asked = 0;
+        let mut rows = RowScanner::new(&markers, None, OnUnclosed::Raise);
+        let mut spans = Vec::new();
+        let stopped = rows.scan_in_pieces(row.as_bytes(), &mut spans, 4, || {
+            asked += 1;
+            asked < 3
+        });
+        assert!(stopped.is_none() && spans.is_empty());
+    }
+
+    #[test]
+    fn policies_have_names() {
+        for (i, name) in OnUnclosed::NAMES.iter().enumerate() {
+            let policy = OnUnclosed::from_name(name).unwrap();
+            assert_eq!((policy as usize, policy.name()), (i, *name));
+        }
+    }
+}
