@@ -12,10 +12,10 @@
 #![warn(missing_docs)]
 
 pub mod alloc;
-mod card;
 pub mod cli;
 pub mod mcp;
 pub mod server;
+mod tool_card;
 
 /// This crate's README (what crates.io shows), its Rust example run as a doctest.
 #[cfg(doctest)]

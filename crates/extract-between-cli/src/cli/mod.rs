@@ -18,8 +18,9 @@ mod config;
 mod encoding;
 mod generate;
 mod input;
+mod printer;
 mod progress;
-mod scan;
+mod read;
 mod search;
 mod stdio;
 

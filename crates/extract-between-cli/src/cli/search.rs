@@ -12,7 +12,7 @@
 
 use super::config::{Config, Format, Named, Settings};
 use super::input::{open, open_walked};
-use super::scan::{Binary, Buffers, Searched, search_input};
+use super::read::{Binary, Buffers, Searched, search_input};
 use super::stdio::{Exit, complain};
 use std::io::{self, BufWriter, Stdout, Write};
 use std::path::{Path, PathBuf};

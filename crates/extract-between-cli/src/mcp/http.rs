@@ -1,7 +1,7 @@
 //! The Streamable HTTP binding's side of MCP: the MCP request headers handed to the
 //! dispatcher (`Mcp-Name` decoded from its base64 form) and the JSON-RPC refusals the route
 //! answers before a message is read. The route itself, with the service's limits and the
-//! `Host`/`Origin` checks, is `server::mcp`.
+//! `Host`/`Origin` checks, is `server::mcp_route`.
 
 use super::dispatch::{self, Answer, HttpHeaders, Room, Session, Transport};
 pub(crate) use super::dispatch::{OverBudget, Verdict};

@@ -11,7 +11,7 @@ use std::sync::{Arc, LazyLock};
 const TITLE: &str = "Extract text between markers";
 
 static TOOL: LazyLock<Tool> = LazyLock::new(|| {
-    let card = &*crate::card::CARD;
+    let card = &*crate::tool_card::CARD;
     let schema = |name: &str| -> Arc<JsonObject> {
         let schema = card[name].as_object().cloned();
         Arc::new(schema.expect("the shipped card's schemas are objects"))

@@ -32,7 +32,7 @@ pub(super) struct Deadlines {
 
 /// What the watchdog should do now.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Verdict {
+pub(super) enum WatchdogAction {
     /// Requests are in the service: look again later.
     Busy,
     /// Requests are in the service; a response's stall bound falls due at this instant.
@@ -151,29 +151,34 @@ impl Activity {
 
     /// What is due at `now` under `limits`, with `stall` the longest a response may go
     /// unasked.
-    pub(super) fn verdict(&self, now: Instant, limits: Deadlines, stall: Duration) -> Verdict {
+    pub(super) fn verdict(
+        &self,
+        now: Instant,
+        limits: Deadlines,
+        stall: Duration,
+    ) -> WatchdogAction {
         if !self.is_idle() {
             return match self.oldest_response() {
-                Some(moved) if now >= moved + stall => Verdict::Stalled,
-                Some(moved) => Verdict::BusyUntil(moved + stall),
-                None => Verdict::Busy,
+                Some(moved) if now >= moved + stall => WatchdogAction::Stalled,
+                Some(moved) => WatchdogAction::BusyUntil(moved + stall),
+                None => WatchdogAction::Busy,
             };
         }
         let (due, then) = if self.started.load(Relaxed) == 0 {
-            (self.born + limits.header, Verdict::Close)
+            (self.born + limits.header, WatchdogAction::Close)
         } else {
             match self.head_since.load(Relaxed) {
                 0 => (
                     self.at(self.idle_since.load(Relaxed)) + limits.keepalive,
-                    Verdict::Idle,
+                    WatchdogAction::Idle,
                 ),
-                head => (self.at(head - 1) + limits.header, Verdict::Close),
+                head => (self.at(head - 1) + limits.header, WatchdogAction::Close),
             }
         };
         if now >= due {
             then
         } else {
-            Verdict::WaitUntil(due)
+            WatchdogAction::WaitUntil(due)
         }
     }
 }
@@ -281,17 +286,17 @@ mod tests {
         let soon = a.born + Duration::from_secs(9);
         assert_eq!(
             a.verdict(soon, LIMITS, STALL),
-            Verdict::WaitUntil(a.born + LIMITS.header)
+            WatchdogAction::WaitUntil(a.born + LIMITS.header)
         );
         assert_eq!(
             a.verdict(a.born + LIMITS.header, LIMITS, STALL),
-            Verdict::Close
+            WatchdogAction::Close
         );
         // Bytes of a head that never completes change nothing.
         a.on_read(b"GET / HT");
         assert_eq!(
             a.verdict(a.born + LIMITS.header, LIMITS, STALL),
-            Verdict::Close
+            WatchdogAction::Close
         );
     }
 
@@ -302,28 +307,28 @@ mod tests {
         let idle = a.at(a.idle_since.load(Relaxed));
         assert_eq!(
             a.verdict(idle, LIMITS, STALL),
-            Verdict::WaitUntil(idle + LIMITS.keepalive)
+            WatchdogAction::WaitUntil(idle + LIMITS.keepalive)
         );
         assert_eq!(
             a.verdict(idle + LIMITS.keepalive, LIMITS, STALL),
-            Verdict::Idle
+            WatchdogAction::Idle
         );
         a.on_read(b"GET / HTTP/1.1\r\n");
         let head = a.at(a.head_since.load(Relaxed) - 1);
         assert_eq!(
             a.verdict(head + LIMITS.header, LIMITS, STALL),
-            Verdict::Close
+            WatchdogAction::Close
         );
         // A request in the service holds off every deadline.
         let busy = InService::new(&a);
         assert_eq!(
             a.verdict(head + LIMITS.keepalive * 2, LIMITS, STALL),
-            Verdict::Busy
+            WatchdogAction::Busy
         );
         drop(busy);
         assert!(matches!(
             a.verdict(Instant::now(), LIMITS, STALL),
-            Verdict::WaitUntil(_)
+            WatchdogAction::WaitUntil(_)
         ));
     }
 

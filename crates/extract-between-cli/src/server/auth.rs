@@ -9,7 +9,7 @@
 //! without a restart (as a Kubernetes Secret mounted as a file is updated).
 
 use super::error::{ApiError, ErrorCode};
-use super::paths::PROBES;
+use super::urls::PROBES;
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, header};
 use axum::response::{IntoResponse, Response};

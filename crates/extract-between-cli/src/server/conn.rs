@@ -8,7 +8,7 @@
 //! alone, a HEADERS frame never finished), and a connection idle between requests is closed
 //! after `--keepalive-timeout`. Writes that stall are cut off by [`GuardedIo`].
 
-use super::activity::{Activity, Deadlines, Tracked, Verdict};
+use super::activity::{Activity, Deadlines, Tracked, WatchdogAction};
 use super::io::GuardedIo;
 use super::metrics::{Metrics, Rejection};
 use axum::Router;
@@ -175,28 +175,28 @@ async fn connection(
         let next = match activity.verdict(now.into_std(), limits.deadlines, stall) {
             // Nothing to decide while requests run; their own timeouts bound them.
             // Looked at again within a stall bound: a response may begin meanwhile.
-            Verdict::Busy => {
+            WatchdogAction::Busy => {
                 now + limits
                     .deadlines
                     .header
                     .min(limits.deadlines.keepalive)
                     .min(stall)
             }
-            Verdict::BusyUntil(at) => Instant::from_std(at),
-            Verdict::Stalled => {
+            WatchdogAction::BusyUntil(at) => Instant::from_std(at),
+            WatchdogAction::Stalled => {
                 metrics.reject(Rejection::Timeout);
                 return;
             }
             // Looked at again within a header bound: a head may start meanwhile, and its
             // deadline is nearer than the keep-alive one.
-            Verdict::WaitUntil(at) if closing.is_none() => {
+            WatchdogAction::WaitUntil(at) if closing.is_none() => {
                 Instant::from_std(at).min(now + limits.deadlines.header.min(stall))
             }
-            Verdict::Close => {
+            WatchdogAction::Close => {
                 metrics.reject(Rejection::Timeout);
                 return;
             }
-            Verdict::WaitUntil(_) | Verdict::Idle => match closing {
+            WatchdogAction::WaitUntil(_) | WatchdogAction::Idle => match closing {
                 // Idle, and the graceful close has had its time.
                 Some(began) if now >= began + GRACE => return,
                 Some(began) => began + GRACE,

@@ -6,8 +6,8 @@
 //! written; the run itself takes a slot only once the body is in (the path `/mcp` shares).
 
 use super::body::read_and_run;
-use super::paths::EXECUTE_PATH;
 use super::state::AppState;
+use super::urls::EXECUTE_PATH;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};

@@ -314,14 +314,14 @@ fn route_label(req: &Request<Body>) -> (usize, &'static str) {
     let Some(matched) = req.extensions().get::<MatchedPath>() else {
         return unmatched;
     };
-    super::paths::ROUTES
+    super::urls::ROUTES
         .iter()
         .position(|r| *r == matched.as_str())
-        .map_or(unmatched, |i| (i, super::paths::ROUTES[i]))
+        .map_or(unmatched, |i| (i, super::urls::ROUTES[i]))
 }
 
 /// A slot per route template, and one for requests that match none.
-const ROUTE_SLOTS: usize = super::paths::ROUTES.len() + 1;
+const ROUTE_SLOTS: usize = super::urls::ROUTES.len() + 1;
 
 fn method_label(method: &Method) -> &'static str {
     match *method {
@@ -343,7 +343,7 @@ fn rejection(route: &str, status: StatusCode) -> Option<Rejection> {
         408 => Some(Rejection::Timeout),
         413 | 414 | 431 => Some(Rejection::TooLarge),
         // `/readyz` answers 503 while draining: that is a state, not a refusal.
-        503 if route != super::paths::READYZ => Some(Rejection::Overloaded),
+        503 if route != super::urls::READYZ => Some(Rejection::Overloaded),
         _ => None,
     }
 }

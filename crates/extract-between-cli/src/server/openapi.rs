@@ -3,12 +3,12 @@
 //! status each can answer, every limit a client can meet.
 
 use super::config::{ServeArgs, ServerConfig};
-use super::paths::{
+use super::protocol::{MAX_HEADER_BYTES, MAX_HEADER_FIELDS, MAX_TARGET_BYTES};
+use super::urls::{
     EXECUTE_PATH, HEALTHZ, LIVEZ, MCP_PATH, METRICS_PATH, OPENAPI_PATH, READYZ, STREAM_PATH,
     TOOL_PATH, TOOLS_PATH,
 };
-use super::protocol::{MAX_HEADER_BYTES, MAX_HEADER_FIELDS, MAX_TARGET_BYTES};
-use crate::card::CARD;
+use crate::tool_card::CARD;
 use extract_between::request::MAX_REQUEST_BYTES;
 use serde_json::{Value, json};
 

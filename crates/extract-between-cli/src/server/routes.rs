@@ -2,13 +2,13 @@
 //! OpenAPI, probes), and the JSON answers every handler shares.
 
 use super::error::{ApiError, ErrorCode, json_response};
-use super::paths::{
+use super::state::AppState;
+use super::urls::{
     EXECUTE_PATH, HEALTHZ, LIVEZ, MCP_PATH, METRICS_PATH, OPENAPI_PATH, READYZ, STREAM_PATH,
     TOOL_PATH, TOOLS_PATH,
 };
-use super::state::AppState;
-use super::{edge, execute, mcp, upload};
-use crate::card::CARD;
+use super::{edge, execute, mcp_route, upload};
+use crate::tool_card::CARD;
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -31,7 +31,7 @@ pub(super) fn router(state: AppState) -> Router {
         .route(TOOLS_PATH, get(tools))
         .route(OPENAPI_PATH, get(openapi_json))
         .route(METRICS_PATH, get(metrics_text))
-        .route(MCP_PATH, post(mcp::post))
+        .route(MCP_PATH, post(mcp_route::post))
         .route(LIVEZ, get(livez))
         .route(HEALTHZ, get(livez))
         .route(READYZ, get(readyz))

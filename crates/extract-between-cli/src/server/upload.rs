@@ -3,10 +3,10 @@
 
 use super::error::{ApiError, ErrorCode};
 use super::metrics::{CLIENT_CLOSED, CountedAtEnd, Metrics, Rejection};
-use super::paths::STREAM_PATH;
 use super::protocol::unsupported_encoding;
 use super::query::parse_stream_query;
 use super::state::AppState;
+use super::urls::STREAM_PATH;
 use axum::Extension;
 use axum::body::{Body, Bytes};
 use axum::extract::{RawQuery, State};
