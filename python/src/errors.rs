@@ -2,6 +2,7 @@
 //! Python (`python/extract_between/_errors.py`: keyword attributes, pickling, docs); this file
 //! builds their instances, so every message and attribute comes from one place.
 
+use extract_between::rows::{RowError, RowErrorKind};
 use extract_between::{MarkerError, Pos, ScanError};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -41,19 +42,6 @@ pub fn unclosed(py: Python<'_>, marker: Pos, matches: Bound<'_, PyList>) -> PyEr
     unclosed_with(py, marker, [("matches", matches.into_any().unbind())])
 }
 
-/// `UnclosedStartMarker` for a start marker at `marker` in row `row` of a column, whose text
-/// begins with `excerpt`.
-pub fn unclosed_in_row(py: Python<'_>, marker: Pos, row: usize, excerpt: &str) -> PyErr {
-    unclosed_with(
-        py,
-        marker,
-        [
-            ("row", int(py, row as u64)),
-            ("excerpt", PyString::new(py, excerpt).into_any().unbind()),
-        ],
-    )
-}
-
 /// `UnclosedStartMarker` at `marker`, with more attributes.
 fn unclosed_with<const N: usize>(
     py: Python<'_>,
@@ -73,19 +61,33 @@ fn unclosed_with<const N: usize>(
     )
 }
 
-/// `ExtractError` for bytes that are not UTF-8 at `offset` of row `row` of a column.
-pub fn invalid_utf8_in_row(py: Python<'_>, offset: u64, row: usize) -> PyErr {
-    raise(
-        py,
-        "ExtractError",
-        &format!(
-            "row {row} of the column is not valid UTF-8: invalid byte at byte offset {offset}"
+/// The error of row `row` of a column that stopped it: `UnclosedStartMarker` or
+/// `ExtractError`, whose message is the library's words for it (the exception adds the row).
+pub fn row_error(py: Python<'_>, error: &RowError, row: usize) -> PyErr {
+    let message = error.to_string();
+    let excerpt = PyString::new(py, error.excerpt()).into_any().unbind();
+    match error.kind() {
+        RowErrorKind::Unclosed(marker) => raise(
+            py,
+            "UnclosedStartMarker",
+            &message,
+            &[
+                ("offset", int(py, marker.utf16)),
+                ("byte_offset", int(py, marker.byte)),
+                ("row", int(py, row as u64)),
+                ("excerpt", excerpt),
+            ],
         ),
-        &[
-            ("byte_offset", int(py, offset)),
-            ("row", int(py, row as u64)),
-        ],
-    )
+        RowErrorKind::InvalidUtf8(offset) => raise(
+            py,
+            "ExtractError",
+            &message,
+            &[
+                ("byte_offset", int(py, offset)),
+                ("row", int(py, row as u64)),
+            ],
+        ),
+    }
 }
 
 /// A plain `ExtractError` with `message`.

@@ -2,8 +2,8 @@
 //! or cap, the scan run with the GIL released. The package's `findall` takes every other
 //! source through `finditer`.
 
+use crate::cached::{self, Last};
 use crate::input;
-use crate::last::{self, Last};
 use crate::{DETACH_BYTES, errors};
 use extract_between::{ExtractError, Extractor};
 use pyo3::prelude::*;
@@ -28,7 +28,7 @@ pub fn findall(
     start: &Bound<'_, PyAny>,
     end: &Bound<'_, PyAny>,
 ) -> PyResult<Option<Py<PyList>>> {
-    let last = match last::take(&LAST, start, end) {
+    let last = match cached::take(&LAST, start, end) {
         Some(hit) => hit,
         None => {
             let extractor = Extractor::new(&input::markers(py, start, end)?).unlimited();
@@ -36,7 +36,7 @@ pub fn findall(
         }
     };
     let answer = answer(py, text, &last.extractor);
-    last::put(&LAST, last);
+    cached::put(&LAST, last);
     answer
 }
 

@@ -3,20 +3,23 @@
 //! `findall` every match of a text in memory as strings, `scan` the resumable scanner,
 //! `matched` the `Match` it reports, `batch` what the streaming calls share, `finditer` the
 //! streaming iterator over strings, buffers, files and chunk iterables, `columns` the Arrow
-//! column functions, `input` every argument's checks, `last` the finders a thread's last
+//! column functions, `input` every argument's checks, `cached` the finders a thread's last
 //! `extract` or `findall` call built, `errors` the mapping from the library's errors to the
 //! package's exceptions (defined in Python, in `python/extract_between/_errors.py`).
 //!
 //! The GIL is released while a text or chunk of at least `DETACH_BYTES` is scanned, so
 //! other Python threads run meanwhile.
 
+// No `unsafe` of our own: PyO3, pyo3-arrow and pyo3-polars own the crossings.
+#![deny(unsafe_code)]
+
 mod batch;
+mod cached;
 mod columns;
 mod errors;
 mod findall;
 mod finditer;
 mod input;
-mod last;
 mod matched;
 mod one_shot;
 mod scan;

@@ -1,8 +1,8 @@
 //! The card's one-shot call (`extract`, answering an `Extraction`) and its JSON contract
 //! (`run_json`), with the card's limits and errors.
 
+use crate::cached::{self, Last};
 use crate::input::{self, Given, as_str, utf8_arg};
-use crate::last::{self, Last};
 use crate::{DETACH_BYTES, errors};
 use extract_between::card::MAX_TEXT_BYTES;
 use extract_between::{ExtractError, Extractor, Markers, request};
@@ -105,7 +105,7 @@ pub fn extract(
     // The JSON contract's order: the three strings, the cap, then the limits.
     let text_arg = input::text_arg(py, "text", text)?;
     // The same marker objects as the thread's last call: valid, and their finders built.
-    let cached = match last::take(&LAST, start, end) {
+    let cached = match cached::take(&LAST, start, end) {
         Some(hit) => Ok(hit),
         None => Err((utf8_arg(py, "start", start)?, utf8_arg(py, "end", end)?)),
     };
@@ -143,7 +143,7 @@ pub fn extract(
     } else {
         last.extractor.extract(text)
     };
-    last::put(&LAST, last);
+    cached::put(&LAST, last);
     match result {
         Ok(out) => Ok(Extraction {
             matches: PyList::new(py, out.matches)?.unbind(),

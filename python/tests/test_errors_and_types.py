@@ -120,3 +120,42 @@ def test_repeated_and_changing_markers_and_caps_agree_with_fresh_calls():
     with pytest.raises(eb.InvalidInput):
         eb.extract(text, "", e)
     assert eb.extract(text, s, e, 3) == eb.extract(text, "[", "]", 3)
+
+
+ROW_ERROR = 'unclosed start marker at UTF-16 offset 3 (byte offset 5); the row begins "😀 [x"'
+
+
+def test_every_host_words_a_rows_error_the_same():
+    """The library's row API words the error; each host adds only which row it is."""
+    pa = pytest.importorskip("pyarrow")
+    texts = ["[a]", "😀 [x"]
+    with pytest.raises(eb.UnclosedStartMarker) as arrow:
+        eb.extract_all(pa.array(texts), "[", "]")
+    assert str(arrow.value) == f"row 1: {ROW_ERROR}"
+    assert (arrow.value.row, arrow.value.offset, arrow.value.byte_offset) == (1, 3, 5)
+    assert arrow.value.excerpt == "😀 [x"
+    pl = pytest.importorskip("polars")
+    import extract_between.polars  # noqa: F401
+
+    with pytest.raises(pl.exceptions.ComputeError) as plugin:
+        pl.DataFrame({"t": texts}).select(pl.col("t").extract_between.first("[", "]"))
+    assert f"UnclosedStartMarker: row 1: {ROW_ERROR}" in str(plugin.value)
+    duckdb = pytest.importorskip("duckdb")
+    import extract_between.duckdb
+
+    con = duckdb.connect()
+    extract_between.duckdb.register(con)
+    con.register("t", pa.table({"t": texts}))
+    with pytest.raises(duckdb.Error) as sql:
+        con.sql("SELECT extract_between_all(t, '[', ']') FROM t").fetchall()
+    assert f"UnclosedStartMarker: row 1: {ROW_ERROR}" in str(sql.value)
+
+
+def test_a_row_that_is_not_utf8_names_its_row_and_offset():
+    pa = pytest.importorskip("pyarrow")
+    offsets = pa.array([0, 3, 7], pa.int32()).buffers()[1]
+    column = pa.Array.from_buffers(pa.string(), 2, [None, offsets, pa.py_buffer(b"[a]ok \xff")])
+    with pytest.raises(eb.ExtractError) as e:
+        eb.extract_all(column, "[", "]")
+    assert str(e.value) == 'row 1: invalid UTF-8 at byte offset 3; the row begins "ok "'
+    assert (e.value.row, e.value.byte_offset) == (1, 3)

@@ -133,7 +133,7 @@ def test_ten_megabyte_rows(native):
 
 def test_a_non_utf8_row_fails_with_its_offset(native):
     df = native.createDataFrame([(bytearray(b"[a]\xff[b]"),)], "b binary")
-    with pytest.raises(Exception, match="not valid UTF-8: invalid byte at byte offset 3"):
+    with pytest.raises(Exception, match="ExtractError: invalid UTF-8 at byte offset 3"):
         df.selectExpr("extract_between_all(CAST(b AS STRING), '[', ']')").collect()
 
 
@@ -247,3 +247,11 @@ def test_rows_far_larger_than_their_matches_fit_a_small_driver(native):
         " extract_between_first(repeat('y', 209715200 + CAST(id * 0 AS INT)), '<', '>') AS f FROM range(4)"
     ).collect()
     assert [(r.n, r.f) for r in rows] == [(0, None)] * 4
+
+
+def test_the_row_error_is_the_librarys_words(native):
+    df = native.createDataFrame([("[a]",), ("😀 [x",)], "s string").coalesce(1)
+    with pytest.raises(Exception) as e:
+        df.selectExpr("extract_between_all(s, '[', ']')").collect()
+    want = 'UnclosedStartMarker: unclosed start marker at UTF-16 offset 3 (byte offset 5); the row begins "😀 [x"'
+    assert want in str(e.value)

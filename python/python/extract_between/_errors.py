@@ -40,7 +40,11 @@ class ExtractError(ValueError):
         self.batch: Optional[str] = None
 
     def __str__(self) -> str:
-        return self.message + self._batch()
+        return self._row() + self.message + self._batch()
+
+    def _row(self) -> str:
+        """The row of a column the error is in, before the library's words for it."""
+        return f"row {self.row}: " if getattr(self, "row", None) is not None else ""
 
     def _batch(self) -> str:
         return f" ({self.batch})" if getattr(self, "batch", None) else ""
@@ -53,7 +57,7 @@ class UnclosedStartMarker(ExtractError):
     """A start marker has no end marker after it: the card's ``unclosed_start_marker``.
     ``offset`` is where that start marker begins in UTF-16 code units, as the card counts;
     ``byte_offset`` in UTF-8 bytes; ``row`` the row of a column (`extract_all`), else None,
-    and ``excerpt`` the first 80 characters of that row's text.
+    and ``excerpt`` the first 60 characters of that row's text.
 
     >>> from extract_between import UnclosedStartMarker, extract
     >>> try:
@@ -78,12 +82,11 @@ class UnclosedStartMarker(ExtractError):
         self.excerpt = excerpt
 
     def __str__(self) -> str:
-        if self.offset is None:
-            return self.message + self._batch()
-        where = f" in row {self.row}" if self.row is not None else ""
-        text = f"; the row begins {self.excerpt!r}" if self.excerpt is not None else ""
+        if self.offset is None or self.row is not None:
+            # A column's row: the message is already the library's whole sentence.
+            return super().__str__()
         offsets = f"at UTF-16 offset {self.offset} (byte offset {self.byte_offset})"
-        return f"{self.message}{where} {offsets}{text}{self._batch()}"
+        return f"{self.message} {offsets}{self._batch()}"
 
 
 class MatchTooLarge(ExtractError):

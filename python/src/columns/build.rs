@@ -3,7 +3,7 @@
 //! the matches pass 2 GiB, or their number 2^31, the answer uses `large_string` /
 //! `large_list` instead (every engine that reads the interface reads both).
 
-use super::run::Part;
+use super::rows::Part;
 use arrow_array::{ArrayRef, GenericListArray, GenericStringArray, OffsetSizeTrait};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, Field};

@@ -1,89 +1,72 @@
 //! Arrow columns: `extract_all` (a `list<string>` a row) and `extract_first` (a `string` a
 //! row) over any string column that crosses the Arrow PyCapsule interface (pyarrow, polars,
-//! pandas, DuckDB), read in place. `arrow` checks what crosses the interface, `run` scans
-//! the rows (split across cores, the GIL released, signals handled), `build` makes the
-//! answer from the flat buffers the scan filled, with the GIL released too. `polars` is the
-//! same functions as a polars expression plugin.
+//! pandas, DuckDB), read in place. `arrow` checks what crosses the interface, `rows` scans
+//! the rows on the library's row API (split across cores, the GIL released, signals
+//! handled), `build` makes the answer from the flat buffers the scan filled, with the GIL
+//! released too. `polars` is the same functions as a polars expression plugin.
 
 mod arrow;
 mod build;
 mod polars;
-mod run;
+mod rows;
 
 use crate::errors;
-use crate::input::{self, Given, OnUnclosed};
+use crate::input::{self, Given};
 use arrow_array::ArrayRef;
-use extract_between::Scanner;
+use extract_between::rows::RowScanner;
 use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use pyo3_arrow::PyArray;
 use pyo3_arrow::export::Arro3Array;
-use run::{Failure, Part, Why};
+use rows::{Part, ScanFailure};
 
-/// Characters of a row's text an error shows, so that the row can be found.
-const EXCERPT_CHARS: usize = 80;
-
-/// How a scan of a column is bounded and what it makes of an unclosed row.
-#[derive(Clone, Copy)]
-pub struct Limits {
-    /// Matches a row at most (`u64::MAX`: no cap).
-    pub cap: u64,
-    pub on_unclosed: OnUnclosed,
-    /// The row at which a thread panics, for the test that a panic loses no row.
-    pub panic_at: Option<usize>,
-}
-
-/// A column function's arguments, checked: the scanner for its markers and the limits.
+/// A column function's arguments, checked: the row scanner for its markers, cap (`cap` when
+/// the function fixes it, else `max_matches`) and policy.
 fn settings(
     py: Python<'_>,
     start: &Bound<'_, PyAny>,
     end: &Bound<'_, PyAny>,
     max_matches: Option<&Bound<'_, PyAny>>,
     on_unclosed: Given<'_>,
-) -> PyResult<(Scanner, Limits)> {
-    let scanner = Scanner::new(&input::markers(py, start, end)?);
-    let limits = Limits {
-        cap: input::column_cap(py, max_matches)?,
-        on_unclosed: OnUnclosed::parse(on_unclosed)?,
-        panic_at: None,
-    };
-    Ok((scanner, limits))
+) -> PyResult<RowScanner> {
+    let markers = input::markers(py, start, end)?;
+    let cap = input::column_cap(py, max_matches)?;
+    let on_unclosed = input::on_unclosed(on_unclosed)?;
+    Ok(RowScanner::new(
+        &markers,
+        (cap != u64::MAX).then_some(cap),
+        on_unclosed,
+    ))
 }
 
 /// The rows scanned and the answer built by `build`, both with the GIL released.
 fn answer(
     py: Python<'_>,
     column: &Bound<'_, PyAny>,
-    scanner: &Scanner,
-    limits: Limits,
+    scanner: &RowScanner,
+    panic_at: Option<usize>,
     name: &str,
     build: fn(Vec<Part>) -> Result<ArrayRef, arrow_schema::ArrowError>,
 ) -> PyResult<Arro3Array> {
     let chunks = arrow::import(column)?;
-    let parts = match run::run(py, &chunks, scanner, limits) {
+    let parts = match rows::scan(py, &chunks, scanner, panic_at) {
         Ok(parts) => parts,
-        Err(Failure::Interrupted(e)) => return Err(e),
-        Err(Failure::Panicked(message)) => {
+        Err(ScanFailure::Interrupted(e)) => return Err(e),
+        Err(ScanFailure::Panicked(message)) => {
             return Err(PanicException::new_err(format!(
                 "a thread scanning the column panicked: {message}"
             )));
         }
     };
-    if let Some(stopped) = parts.iter().find_map(|p| p.stopped) {
-        let text = chunks[stopped.at.0].get(stopped.at.1).unwrap_or_default();
-        return Err(match stopped.why {
-            Why::Unclosed(marker) => {
-                errors::unclosed_in_row(py, marker, stopped.row, &excerpt(text))
-            }
-            Why::InvalidUtf8(offset) => errors::invalid_utf8_in_row(py, offset, stopped.row),
-        });
+    if let Some(stopped) = parts.iter().find_map(|p| p.stopped.as_ref()) {
+        return Err(errors::row_error(py, &stopped.why, stopped.row));
     }
-    let rows: usize = chunks.iter().map(arrow::Chunk::len).sum();
+    let total: usize = chunks.iter().map(arrow::Chunk::len).sum();
     let answered: usize = parts.iter().map(|p| p.valid.len()).sum();
-    if answered != rows {
+    if answered != total {
         return Err(PanicException::new_err(format!(
-            "the scan answered {answered} rows for a column of {rows}"
+            "the scan answered {answered} rows for a column of {total}"
         )));
     }
     let array = py
@@ -93,21 +76,6 @@ fn answer(
     Ok(PyArray::try_new(array, field)
         .map_err(|e| errors::extract_error(py, &e.to_string()))?
         .into())
-}
-
-/// The first characters of a row's text (its valid UTF-8 prefix), for an error message.
-fn excerpt(text: &[u8]) -> String {
-    let valid = match std::str::from_utf8(text) {
-        Ok(s) => s,
-        Err(e) => std::str::from_utf8(&text[..e.valid_up_to()]).unwrap_or_default(),
-    };
-    let mut chars = valid.chars();
-    let head: String = chars.by_ref().take(EXCERPT_CHARS).collect();
-    if chars.next().is_some() {
-        head + "…"
-    } else {
-        head
-    }
 }
 
 /// Every match of every row of a string column, as a `list<string>` column.
@@ -137,8 +105,8 @@ pub fn extract_all(
     max_matches: Option<&Bound<'_, PyAny>>,
     on_unclosed: Given<'_>,
 ) -> PyResult<Arro3Array> {
-    let (scanner, limits) = settings(py, start, end, max_matches, on_unclosed)?;
-    answer(py, column, &scanner, limits, "matches", build::list_array)
+    let scanner = settings(py, start, end, max_matches, on_unclosed)?;
+    answer(py, column, &scanner, None, "matches", build::list_array)
 }
 
 /// Each row's first match, as a `string` column: what `extract(row, start, end,
@@ -160,9 +128,9 @@ pub fn extract_first(
     end: &Bound<'_, PyAny>,
     on_unclosed: Given<'_>,
 ) -> PyResult<Arro3Array> {
-    let (scanner, mut limits) = settings(py, start, end, None, on_unclosed)?;
-    limits.cap = 1;
-    answer(py, column, &scanner, limits, "first", build::first_array)
+    let one = 1_u8.into_pyobject(py)?;
+    let scanner = settings(py, start, end, Some(one.as_any()), on_unclosed)?;
+    answer(py, column, &scanner, None, "first", build::first_array)
 }
 
 /// Checks a column function's arguments without a column: what the polars and Spark
@@ -190,7 +158,13 @@ pub fn _extract_all_panicking_at(
 ) -> PyResult<Arro3Array> {
     let start = PyString::new(py, "[");
     let end = PyString::new(py, "]");
-    let (scanner, mut limits) = settings(py, &start, &end, None, Given::Absent)?;
-    limits.panic_at = Some(row);
-    answer(py, column, &scanner, limits, "matches", build::list_array)
+    let scanner = settings(py, &start, &end, None, Given::Absent)?;
+    answer(
+        py,
+        column,
+        &scanner,
+        Some(row),
+        "matches",
+        build::list_array,
+    )
 }

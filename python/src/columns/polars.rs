@@ -2,14 +2,12 @@
 //! `extract_all` / `extract_first` on each batch through the plugin interface, on the thread
 //! it runs the batch on, with no GIL and no Python call; `extract_between.polars` registers
 //! them. Rows are scanned one after another (polars spreads batches over its threads
-//! itself) and read as the Arrow column functions read them (`run::row_end`). A batch's
-//! matches are gathered as byte ranges of their rows, then built into polars' string array
-//! in one pass, not row by row through a list builder.
+//! itself) by the library's row API (`extract_between::rows`), as the Arrow column functions
+//! scan theirs. A batch's matches are gathered as byte ranges of their rows, then built into
+//! polars' string array in one pass, not row by row through a list builder.
 
-use super::EXCERPT_CHARS;
-use super::run::{RowEnd, Why, row_end};
-use crate::input::OnUnclosed;
-use extract_between::{Capped, Markers, Pos, Scanner, Sink};
+use extract_between::Markers;
+use extract_between::rows::{OnUnclosed, RowAnswer, RowError, RowErrorKind, RowScanner};
 use polars::prelude::*;
 use polars_arrow::array::{ListArray, MutableBinaryViewArray, Utf8ViewArray};
 use polars_arrow::bitmap::Bitmap;
@@ -17,7 +15,7 @@ use polars_arrow::datatypes::ArrowDataType;
 use polars_arrow::offset::OffsetsBuffer;
 use pyo3_polars::derive::polars_expr;
 use serde::Deserialize;
-use std::ops::ControlFlow;
+use std::ops::Range;
 
 /// `extract_all`'s options, as the Python side pickles them (checked there first).
 #[derive(Deserialize)]
@@ -65,13 +63,17 @@ fn string(fields: &[Field]) -> PolarsResult<Field> {
 /// Every match of each row, a `list[str]` column.
 #[polars_expr(output_type_func=list_of_strings)]
 fn extract_all(inputs: &[Series], kwargs: AllOptions) -> PolarsResult<Series> {
-    let rows = Rows::new(&kwargs.start, &kwargs.end, &kwargs.on_unclosed)?;
-    let cap = kwargs.max_matches.unwrap_or(u64::MAX);
+    let rows = Rows::new(
+        &kwargs.start,
+        &kwargs.end,
+        kwargs.max_matches,
+        &kwargs.on_unclosed,
+    )?;
     let texts = strings(inputs)?;
     let mut first = 0;
     let mut lists = Vec::with_capacity(texts.chunks().len());
     for chunk in texts.downcast_iter() {
-        let found = rows.scan(chunk, first, cap)?;
+        let found = rows.scan(chunk, first)?;
         first += chunk.len();
         let values = found.values(chunk);
         let offsets = OffsetsBuffer::try_from(found.row_ends)?;
@@ -89,12 +91,12 @@ fn extract_all(inputs: &[Series], kwargs: AllOptions) -> PolarsResult<Series> {
 /// Each row's first match, a `str` column.
 #[polars_expr(output_type_func=string)]
 fn extract_first(inputs: &[Series], kwargs: FirstOptions) -> PolarsResult<Series> {
-    let rows = Rows::new(&kwargs.start, &kwargs.end, &kwargs.on_unclosed)?;
+    let rows = Rows::new(&kwargs.start, &kwargs.end, Some(1), &kwargs.on_unclosed)?;
     let texts = strings(inputs)?;
     let mut first = 0;
     let mut columns = Vec::with_capacity(texts.chunks().len());
     for chunk in texts.downcast_iter() {
-        let found = rows.scan(chunk, first, 1)?;
+        let found = rows.scan(chunk, first)?;
         first += chunk.len();
         let mut matches = found.matches(chunk);
         // A row without a match, as a null row, answers null; each other row has one.
@@ -126,16 +128,15 @@ fn validity(valid: Vec<bool>) -> Option<Bitmap> {
     valid.contains(&false).then(|| Bitmap::from_iter(valid))
 }
 
-/// The scanner of the batch's markers and what an unclosed row becomes.
+/// The row scanner of the batch's markers, cap and policy.
 struct Rows {
-    scanner: Scanner,
-    on_unclosed: OnUnclosed,
+    rows: RowScanner,
 }
 
 /// The matches of a chunk's rows: each match's byte range within its row and the row it
 /// lies in, where each row's matches end, and which rows are valid.
 struct Found {
-    spans: Vec<(u32, u32)>,
+    spans: Vec<Range<usize>>,
     owners: Vec<u32>,
     row_ends: Vec<i64>,
     valid: Vec<bool>,
@@ -145,13 +146,10 @@ impl Found {
     /// The content of each match, in order: cut from its row at the scanner's match
     /// boundaries, which fall on character boundaries.
     fn matches<'a>(&'a self, chunk: &'a Utf8ViewArray) -> impl Iterator<Item = &'a str> {
-        self.spans
-            .iter()
-            .zip(&self.owners)
-            .map(|(&(from, to), &row)| {
-                let text = chunk.value(row as usize);
-                text.get(from as usize..to as usize).unwrap_or_default()
-            })
+        self.spans.iter().zip(&self.owners).map(|(span, &row)| {
+            let text = chunk.value(row as usize);
+            text.get(span.clone()).unwrap_or_default()
+        })
     }
 
     /// The matches as one string array, built flat (a match of at most 12 bytes is kept in
@@ -166,20 +164,19 @@ impl Found {
 }
 
 impl Rows {
-    fn new(start: &str, end: &str, on_unclosed: &str) -> PolarsResult<Rows> {
+    fn new(start: &str, end: &str, cap: Option<u64>, on_unclosed: &str) -> PolarsResult<Rows> {
         let markers = Markers::new(start, end).map_err(|e| polars_err!(ComputeError: "{e}"))?;
         let on_unclosed = OnUnclosed::from_name(on_unclosed).ok_or_else(
             || polars_err!(ComputeError: "on_unclosed must be \"raise\", \"null\" or \"partial\", not {on_unclosed:?}"),
         )?;
         Ok(Rows {
-            scanner: Scanner::new(&markers),
-            on_unclosed,
+            rows: RowScanner::new(&markers, cap, on_unclosed),
         })
     }
 
-    /// The matches (at most `cap` a row) of a chunk whose first row is row `first` of the
-    /// batch, or the card's error naming the row.
-    fn scan(&self, chunk: &Utf8ViewArray, first: usize, cap: u64) -> PolarsResult<Found> {
+    /// The matches of a chunk whose first row is row `first` of the batch, or the card's
+    /// error naming the row.
+    fn scan(&self, chunk: &Utf8ViewArray, first: usize) -> PolarsResult<Found> {
         let mut found = Found {
             spans: Vec::new(),
             owners: Vec::new(),
@@ -187,32 +184,12 @@ impl Rows {
             valid: Vec::with_capacity(chunk.len()),
         };
         found.row_ends.push(0);
-        let mut scanner = self.scanner.clone();
+        let mut rows = self.rows.clone();
         for (i, text) in chunk.iter().enumerate() {
-            let Some(text) = text else {
-                found.row_ends.push(found.spans.len() as i64);
-                found.valid.push(false);
-                continue;
-            };
-            let before = found.spans.len();
-            scanner.reset();
-            let mut sink = Capped::new(
-                Spans {
-                    spans: &mut found.spans,
-                    open: 0,
-                },
-                cap,
-            );
-            let outcome = scanner
-                .feed(text.as_bytes(), &mut sink)
-                .and_then(|_| scanner.finish(&mut sink));
-            let valid = match row_end(outcome, self.on_unclosed, text.as_bytes()) {
-                RowEnd::Matches => true,
-                RowEnd::Null => {
-                    found.spans.truncate(before);
-                    false
-                }
-                RowEnd::Stop(why) => return Err(stopped(first + i, text, why)),
+            let valid = match text.map(|t| rows.scan(t.as_bytes(), &mut found.spans)) {
+                None | Some(Ok(RowAnswer::Null)) => false,
+                Some(Ok(RowAnswer::Matches { .. })) => true,
+                Some(Err(e)) => return Err(stopped(first + i, &e)),
             };
             found.owners.resize(found.spans.len(), i as u32);
             found.row_ends.push(found.spans.len() as i64);
@@ -222,43 +199,12 @@ impl Rows {
     }
 }
 
-/// The error of a row that stops the batch: the card's error, where, and how the row begins.
-fn stopped(row: usize, text: &str, why: Why) -> PolarsError {
-    // Quoted as Python's repr quotes it, as the package's own errors show it.
-    let excerpt: String = text.chars().take(EXCERPT_CHARS).collect();
-    let excerpt = excerpt.escape_debug().to_string().replace("\\\"", "\"");
-    match why {
-        Why::Unclosed(Pos { byte, utf16 }) => polars_err!(ComputeError:
-            "UnclosedStartMarker: unclosed start marker in row {row} at UTF-16 offset {utf16} (byte offset {byte}); the row begins '{excerpt}' (row {row} counts from the start of the batch polars handed to the function, not from the start of the frame)"),
-        Why::InvalidUtf8(offset) => {
-            polars_err!(ComputeError: "row {row}: invalid UTF-8 at byte offset {offset}")
-        }
-    }
-}
-
-/// A sink that keeps each closed match's content as a byte range of its row. Rows of a
-/// polars string column are shorter than 4 GiB (a view's length is a `u32`).
-struct Spans<'a> {
-    spans: &'a mut Vec<(u32, u32)>,
-    open: u32,
-}
-
-impl Sink for Spans<'_> {
-    fn open(&mut self, _marker: Pos, content: Pos) -> ControlFlow<()> {
-        self.open = content.byte as u32;
-        ControlFlow::Continue(())
-    }
-
-    fn content(&mut self, _fragment: &[u8]) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn close(&mut self, content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
-        self.spans.push((self.open, content_end.byte as u32));
-        ControlFlow::Continue(())
-    }
-
-    fn utf16_offsets(&self) -> bool {
-        false
-    }
+/// The error of a row that stops the batch: the library's words, and which row it is.
+fn stopped(row: usize, e: &RowError) -> PolarsError {
+    let name = match e.kind() {
+        RowErrorKind::Unclosed(_) => "UnclosedStartMarker",
+        RowErrorKind::InvalidUtf8(_) => "ExtractError",
+    };
+    polars_err!(ComputeError:
+        "{name}: row {row}: {e} (row {row} counts from the start of the batch polars handed to the function, not from the start of the frame)")
 }

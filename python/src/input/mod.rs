@@ -9,5 +9,5 @@ mod text;
 pub use numbers::{
     DEFAULT_MAX_MATCH_BYTES, card_max_matches, column_cap, integer, max_match_bytes,
 };
-pub use options::{Given, OnUnclosed};
+pub use options::{Given, on_unclosed};
 pub use text::{as_str, copy_bytes, is_ascii, markers, text_arg, utf8_arg};
