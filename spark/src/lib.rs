@@ -22,31 +22,31 @@ use std::fmt;
 
 /// Why a native call failed: a JNI call, or the engine (a row past 2 GiB, a bad id).
 #[derive(Debug)]
-enum Failure {
+enum NativeFailure {
     Jni(jni::errors::Error),
     Engine(String),
 }
 
-impl fmt::Display for Failure {
+impl fmt::Display for NativeFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Jni(e) => write!(f, "JNI: {e}"),
-            Failure::Engine(e) => f.write_str(e),
+            NativeFailure::Jni(e) => write!(f, "JNI: {e}"),
+            NativeFailure::Engine(e) => f.write_str(e),
         }
     }
 }
 
-impl std::error::Error for Failure {}
+impl std::error::Error for NativeFailure {}
 
-impl From<jni::errors::Error> for Failure {
+impl From<jni::errors::Error> for NativeFailure {
     fn from(e: jni::errors::Error) -> Self {
-        Failure::Jni(e)
+        NativeFailure::Jni(e)
     }
 }
 
-impl From<String> for Failure {
+impl From<String> for NativeFailure {
     fn from(e: String) -> Self {
-        Failure::Engine(e)
+        NativeFailure::Engine(e)
     }
 }
 
@@ -64,7 +64,7 @@ fn read(
     offset: jint,
     len: jint,
     buf: &mut Vec<u8>,
-) -> Result<(), Failure> {
+) -> Result<(), NativeFailure> {
     let len = usize::try_from(len).map_err(|_| format!("a negative length {len}"))?;
     // Every byte is overwritten below: the buffer is zero-filled only where it grows.
     buf.resize(len, 0);
@@ -77,7 +77,7 @@ fn marker_bytes(
     env: &Env<'_>,
     start: &JByteArray<'_>,
     end: &JByteArray<'_>,
-) -> Result<(Vec<u8>, Vec<u8>), Failure> {
+) -> Result<(Vec<u8>, Vec<u8>), NativeFailure> {
     Ok((env.convert_byte_array(start)?, env.convert_byte_array(end)?))
 }
 
@@ -90,7 +90,7 @@ pub fn check<'l>(
     start: JByteArray<'l>,
     end: JByteArray<'l>,
 ) -> JByteArray<'l> {
-    env.with_env(|env| -> Result<JByteArray<'l>, Failure> {
+    env.with_env(|env| -> Result<JByteArray<'l>, NativeFailure> {
         let (start, end) = marker_bytes(env, &start, &end)?;
         match rows::markers(&start, &end) {
             Ok(_) => Ok(JByteArray::default()),
@@ -108,7 +108,7 @@ pub fn register<'l>(
     start: JByteArray<'l>,
     end: JByteArray<'l>,
 ) -> jint {
-    env.with_env(|env| -> Result<jint, Failure> {
+    env.with_env(|env| -> Result<jint, NativeFailure> {
         let (start, end) = marker_bytes(env, &start, &end)?;
         Ok(rows::register(&start, &end)?)
     })
@@ -137,13 +137,13 @@ pub fn scan<'l>(
     on_unclosed: jint,
     out: JIntArray<'l>,
 ) -> JIntArray<'l> {
-    env.with_env(|env| -> Result<JIntArray<'l>, Failure> {
+    env.with_env(|env| -> Result<JIntArray<'l>, NativeFailure> {
         ROW.with_borrow_mut(|row| {
             read(env, &text, offset, length, row)?;
             ANSWER.with_borrow_mut(|answer| {
                 let cap = u64::try_from(cap).unwrap_or(u64::MAX);
                 let scanned = rows::scan(id, row, cap, on_unclosed, answer);
-                let result = scanned.map_err(Failure::from).and_then(|_| {
+                let result = scanned.map_err(NativeFailure::from).and_then(|_| {
                     let into = if answer.len() <= out.len(env)? {
                         out
                     } else {
@@ -177,7 +177,7 @@ pub fn message<'l>(
     length: jint,
     cap: jlong,
 ) -> JByteArray<'l> {
-    env.with_env(|env| -> Result<JByteArray<'l>, Failure> {
+    env.with_env(|env| -> Result<JByteArray<'l>, NativeFailure> {
         let mut row = Vec::new();
         read(env, &text, offset, length, &mut row)?;
         let cap = u64::try_from(cap).unwrap_or(u64::MAX);
