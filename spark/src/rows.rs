@@ -166,7 +166,10 @@ fn answer_into(
     let at = i32::try_from(at).map_err(|_| "a row past 2 GiB")?;
     out.extend_from_slice(&[count, status, at]);
     // Rows come from Java arrays, shorter than 2 GiB: every offset fits.
-    out.extend(spans.iter().flat_map(|s| [s.start as i32, s.end as i32]));
+    for span in spans {
+        out.push(span.start as i32);
+        out.push(span.end as i32);
+    }
     Ok(status)
 }
 

@@ -133,6 +133,7 @@ impl RowError {
     pub const EXCERPT_CHARS: usize = 60;
 
     /// The error of `kind` in `row`.
+    #[cold]
     fn new(kind: RowErrorKind, row: &[u8]) -> RowError {
         let valid = match core::str::from_utf8(row) {
             Ok(s) => s,
@@ -230,10 +231,21 @@ impl RowScanner {
         row: &[u8],
         spans: &mut Vec<Range<usize>>,
     ) -> Result<RowAnswer, RowError> {
-        match self.scan_in_pieces(row, spans, usize::MAX, || true) {
-            Some(answer) => answer,
-            None => unreachable!("a scan that is never stopped ends"),
-        }
+        let before = spans.len();
+        self.scanner.reset();
+        let mut sink = Capped::new(
+            Spans {
+                spans: &mut *spans,
+                open: 0,
+            },
+            self.cap,
+        );
+        let outcome = self
+            .scanner
+            .feed(row, &mut sink)
+            .and_then(|_| self.scanner.finish(&mut sink));
+        let truncated = sink.truncated();
+        self.answer(row, spans, before, outcome, truncated)
     }
 
     /// [`scan`](Self::scan), fed `piece` bytes at a time with `go_on` asked between pieces:
@@ -280,7 +292,21 @@ impl RowScanner {
         }
         let outcome = fed.and_then(|_| self.scanner.finish(&mut sink));
         let truncated = sink.truncated();
-        Some(match (outcome, self.on_unclosed) {
+        Some(self.answer(row, spans, before, outcome, truncated))
+    }
+
+    /// A scanned row's answer under the policy; what it appended past `before` is taken back
+    /// where the row answers no matches.
+    #[inline]
+    fn answer(
+        &self,
+        row: &[u8],
+        spans: &mut Vec<Range<usize>>,
+        before: usize,
+        outcome: Result<(), ScanError>,
+        truncated: bool,
+    ) -> Result<RowAnswer, RowError> {
+        match (outcome, self.on_unclosed) {
             (Ok(()), _) | (Err(ScanError::Unclosed { .. }), OnUnclosed::Partial) => {
                 Ok(RowAnswer::Matches { truncated })
             }
@@ -304,7 +330,7 @@ impl RowScanner {
                 spans.truncate(before);
                 Err(RowError::new(RowErrorKind::InvalidUtf8(offset), row))
             }
-        })
+        }
     }
 }
 
