@@ -226,3 +226,44 @@ fn a_test_without_its_tool_says_it_was_skipped() {
     assert!(text(&out.stderr).contains(line), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(&list).unwrap().trim_end(), line);
 }
+
+/// A byte order mark that arrives a byte at a time (a pipe from a slow producer) is still
+/// sniffed: UTF-16 is transcoded, a UTF-8 mark dropped (offsets count without it).
+#[test]
+fn a_byte_order_mark_split_across_reads_is_sniffed() {
+    let cases: [(&str, &str, &str); 3] = [
+        // UTF-16LE "[a]" with its mark, the mark's first byte alone.
+        (r"printf '\377'", r"printf '\376[\000a\000]\000'", "a\n"),
+        // UTF-8 BOM cut after one byte, then after two.
+        (r"printf '\357'", r"printf '\273\277[b]'", "b\n"),
+        (r"printf '\357\273'", r"printf '\277[c]'", "c\n"),
+    ];
+    for (head, tail, want) in cases {
+        // The pause makes the two writes two reads on the pipe; the answer must not depend
+        // on whether they are.
+        let script = format!(
+            "({head}; sleep 0.3; {tail}) | '{}' --json-lines -s '[' -e ']'",
+            env!("CARGO_BIN_EXE_extract-between")
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{script}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let first: serde_json::Value =
+            serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            format!("{}\n", first["match"].as_str().unwrap()),
+            want,
+            "{script}"
+        );
+        // Offsets count in the text without its mark: the match starts after "[".
+        assert_eq!(first["byte_start"].as_u64(), Some(1), "{script}: {stdout}");
+    }
+}
