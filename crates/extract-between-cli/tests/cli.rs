@@ -165,6 +165,8 @@ fn invalid_utf8_mid_file_reports_offset_after_earlier_matches() {
         err.contains("bad.txt") && err.contains(&format!("invalid UTF-8 at byte offset {bad_at}")),
         "{err}"
     );
+    // The hint that another encoding can be named.
+    assert!(err.contains("name it with -E, as -E latin1"), "{err}");
     assert_eq!(out.status.code(), Some(2));
 }
 

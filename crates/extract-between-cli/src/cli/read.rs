@@ -49,7 +49,9 @@ pub(super) fn report(label: &str, failure: InputFailure, utf16: bool) {
                 at(marker)
             ));
         }
-        InputFailure::Scan(e) => complain(format_args!("{label}: {e}")),
+        InputFailure::Scan(e @ ScanError::InvalidUtf8 { .. }) => complain(format_args!(
+            "{label}: {e} (text in another encoding? name it with -E, as -E latin1 or -E shift_jis)"
+        )),
         InputFailure::MatchTooLarge(p, max) => complain(format_args!(
             "{label}: match_too_large: the match starting at {} is longer than {max} bytes (--max-match-bytes)",
             at(p)
