@@ -2,11 +2,18 @@
 //! JSON lines, `PATH:` prefixes), or counts it, and says why it stopped.
 
 use super::config::Format;
-use super::read::InputFailure;
 use core::ops::ControlFlow;
 use extract_between::__private as json;
-use extract_between::{Pos, Sink};
+use extract_between::{Pos, ScanError, Sink};
 use std::io::{self, Write};
+
+/// Why streaming one input stopped with an error.
+pub(super) enum InputFailure {
+    Scan(ScanError),
+    MatchTooLarge(Pos, usize),
+    Read(io::Error),
+    Write(io::Error),
+}
 
 /// Gathers each match's content and writes it to the output when the match closes.
 pub(super) struct Writer<'a, W: Write> {

@@ -5,7 +5,7 @@
 use super::config::{Format, Progress, Settings};
 use super::encoding::Decoding;
 use super::input::Input;
-use super::printer::Writer;
+use super::printer::{InputFailure, Writer};
 use super::progress::progress_bar;
 use super::stdio::complain;
 use core::ops::ControlFlow;
@@ -20,14 +20,6 @@ pub(super) enum Binary {
     Search,
     Skip,
     Text,
-}
-
-/// Why streaming one input stopped with an error.
-pub(super) enum InputFailure {
-    Scan(ScanError),
-    MatchTooLarge(Pos, usize),
-    Read(io::Error),
-    Write(io::Error),
 }
 
 /// The read size of the streaming mode.
