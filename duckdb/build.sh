@@ -2,7 +2,10 @@
 # Builds the DuckDB extension file target/duckdb/<platform>/extract_between.duckdb_extension:
 # this crate's library with DuckDB's metadata footer appended (duckdb/scripts/footer.py),
 # for the platform DuckDB names (linux_amd64, linux_arm64, osx_arm64, ...). One file loads
-# into every DuckDB from 1.2.0 on: it asks for the stable C API of v1.2.0 only.
+# into every DuckDB from 1.2.0 on: it asks for the stable C API of v1.2.0 only. On Linux a
+# second file differs in the footer alone: DuckDB's Python wheels before 1.3 call their
+# platform linux_amd64_gcc4 (linux_arm64_gcc4), and the library has no C++ in its ABI.
+# Prints the files' paths, the main platform's first.
 #
 # Usage: bash duckdb/build.sh
 #   TARGET    a Rust target triple (default: this machine's)
@@ -33,8 +36,12 @@ if [ -n "${ZIGBUILD:-}" ]; then
 else
   cargo build --locked --profile "$profile" --target "$target" -p extract-between-duckdb
 fi
-out="$target_dir/duckdb/$platform"
-mkdir -p "$out"
-python3 duckdb/scripts/footer.py "$target_dir/$target/$profile/$library" \
-  "$out/extract_between.duckdb_extension" --platform "$platform" --version "v$version"
-echo "$out/extract_between.duckdb_extension"
+platforms=("$platform")
+case "$platform" in linux_*) platforms+=("${platform}_gcc4") ;; esac
+for name in "${platforms[@]}"; do
+  out="$target_dir/duckdb/$name"
+  mkdir -p "$out"
+  python3 duckdb/scripts/footer.py "$target_dir/$target/$profile/$library" \
+    "$out/extract_between.duckdb_extension" --platform "$name" --version "v$version"
+  echo "$out/extract_between.duckdb_extension"
+done

@@ -3,14 +3,17 @@
 #
 #   wheel   the Python package: abi3 (CPython 3.10+), manylinux2014 (glibc 2.17), built with
 #           maturin and zig, stripped, carrying the Spark jar (spark/build.sh: the native
-#           SQL functions' classes and their library, linked against glibc 2.17 too)
+#           SQL functions' classes and their library, linked against glibc 2.17 too) and the
+#           DuckDB extension (duckdb/build.sh, glibc 2.17 too)
+#   duckdb  the DuckDB extension file alone, as the release attaches it:
+#           extract_between.<platform>.duckdb_extension
 #   sdist   the Python package's source, which builds into the same package
 #   crates  extract-between and extract-between-cli as .crate files
 #   deb     the CLI as a Debian package: binary, man page, completions, licenses, README
 #   archive the CLI for this machine's target as an archive (.tar.gz; .zip on Windows) with
 #           the licenses, README, man page and completions, and its SHA-256 beside it
 #
-# `bash scripts/dist.sh` builds all five; `bash scripts/dist.sh wheel deb` some. The release
+# `bash scripts/dist.sh` builds all six; `bash scripts/dist.sh wheel deb` some. The release
 # workflow (.github/workflows/release.yml) runs these same steps; scripts/check-dist.sh checks
 # what they built as a user would meet it. Build tools (maturin, zig from PyPI's ziglang,
 # cargo-deb from crates.io) are installed into target/ when missing.
@@ -19,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 out="${DIST_DIR:-dist}"
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(wheel sdist crates deb archive)
+[ ${#steps[@]} -gt 0 ] || steps=(wheel duckdb sdist crates deb archive)
 target_dir="$(cargo metadata --locked --no-deps --format-version 1 |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 version="$(cargo metadata --locked --no-deps --format-version 1 |
@@ -50,8 +53,33 @@ spark_jar() {
   cp "$target_dir/spark/extract-between-spark.jar" python/python/extract_between/jars/
 }
 
+# The DuckDB extension files for this machine's target (one per platform name DuckDB gives
+# it), linked with cargo-zigbuild (glibc 2.17).
+duckdb_extension() {
+  python_tools
+  command -v cargo-zigbuild >/dev/null 2>&1 || "$target_dir/dist-tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
+  mapfile -t extensions < <(ZIGBUILD=1 bash duckdb/build.sh | grep '\.duckdb_extension$')
+}
+
+duckdb() {
+  duckdb_extension
+  local file platform
+  for file in "${extensions[@]}"; do
+    platform="$(basename "$(dirname "$file")")"
+    cp "$file" "$out/extract_between.$platform.duckdb_extension"
+  done
+}
+
 wheel() {
   spark_jar
+  duckdb_extension
+  rm -rf python/python/extract_between/extensions
+  local file platform
+  for file in "${extensions[@]}"; do
+    platform="$(basename "$(dirname "$file")")"
+    mkdir -p "python/python/extract_between/extensions/$platform"
+    cp "$file" "python/python/extract_between/extensions/$platform/"
+  done
   rm -f "$out"/extract_between-*.whl
   # Zig links against glibc 2.17's symbols, so the wheel runs on any manylinux2014 system.
   # The dist profile builds no debug info and strips symbols.
@@ -123,12 +151,12 @@ archive() {
 
 for step in "${steps[@]}"; do
   case "$step" in
-    wheel | sdist | crates | deb | archive)
+    wheel | duckdb | sdist | crates | deb | archive)
       echo "== dist: $step"
       "$step"
       ;;
     *)
-      echo "scripts/dist.sh: unknown step '$step' (wheel, sdist, crates, deb, archive)" >&2
+      echo "scripts/dist.sh: unknown step '$step' (wheel, duckdb, sdist, crates, deb, archive)" >&2
       exit 2
       ;;
   esac

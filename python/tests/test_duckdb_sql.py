@@ -1,6 +1,9 @@
 """`extract_between.duckdb`: the SQL functions on a real DuckDB connection, every answer
 checked against `extract` row by row: literal and per-row markers, NULLs, the options, the
-card's errors with their row, and a query streamed through in DuckDB's vectors."""
+card's errors with their row, and a query streamed through in DuckDB's vectors. Each test runs
+twice: on the native extension (`connect`) and on the Python functions `register` falls back
+to (`native=False`). The native extension's own concerns (threads, interrupt, the oldest
+DuckDB, other clients) are in test_duckdb_native.py."""
 
 from __future__ import annotations
 
@@ -16,10 +19,25 @@ duckdb = pytest.importorskip("duckdb")
 import extract_between.duckdb as eb_duckdb  # noqa: E402
 
 
-@pytest.fixture()
-def con():
-    connection = duckdb.connect()
-    eb_duckdb.register(connection)
+KINDS = ["native", "python"]
+
+
+def connect(kind: str, database: str = ":memory:"):
+    """A connection with the functions: the native extension loaded, or the Python ones."""
+    if kind == "native":
+        return eb_duckdb.connect(database)
+    connection = duckdb.connect(database)
+    eb_duckdb.register(connection, native=False)
+    return connection
+
+
+def register(kind: str, connection) -> None:
+    eb_duckdb.register(connection, native=kind == "native")
+
+
+@pytest.fixture(params=KINDS)
+def con(request):
+    connection = connect(request.param)
     yield connection
     connection.close()
 
@@ -107,18 +125,21 @@ def test_bad_arguments_are_refused_with_the_reason(con, query, words):
         con.sql(query).fetchall()
 
 
-def test_a_parquet_query_streams_through_in_vectors(con, tmp_path, monkeypatch):
+def test_a_parquet_query_streams_through_in_vectors(tmp_path, monkeypatch):
+    from extract_between import _duckdb_udf
+
+    con = connect("python")
     rows = 20_000
     texts = [f"<title>t{i}</title><p>{'x' * (i % 50)}</p>" for i in range(rows)]
     pq.write_table(pa.table({"html": texts}), tmp_path / "pages.parquet", row_group_size=4096)
     seen: List[int] = []
-    by_markers = eb_duckdb._by_markers
+    by_markers = _duckdb_udf._by_markers
 
     def counted(text, *rest):
         seen.append(len(text))
         return by_markers(text, *rest)
 
-    monkeypatch.setattr(eb_duckdb, "_by_markers", counted)
+    monkeypatch.setattr(_duckdb_udf, "_by_markers", counted)
     answer = con.sql(
         f"SELECT count(*), count(DISTINCT extract_between_first(html, '<title>', '</title>')) "
         f"FROM '{tmp_path}/pages.parquet'"
@@ -128,33 +149,36 @@ def test_a_parquet_query_streams_through_in_vectors(con, tmp_path, monkeypatch):
     assert sum(seen) == rows and max(seen) <= 2048, seen[:5]
 
 
-def test_registering_twice_replaces_the_functions(con):
-    eb_duckdb.register(con)
+@pytest.mark.parametrize("kind", KINDS)
+def test_registering_twice_replaces_the_functions(kind):
+    con = connect(kind)
+    register(kind, con)
     assert con.sql("SELECT extract_between_first('[a]', '[', ']')").fetchall() == [("a",)]
 
 
-def test_a_cursor_and_its_connection_each_register_and_call():
-    con = duckdb.connect()
-    eb_duckdb.register(con)
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_cursor_and_its_connection_each_register_and_call(kind):
+    con = connect(kind)
     cur = con.cursor()
-    eb_duckdb.register(cur)
+    register(kind, cur)
     for c in (con, cur):
         assert c.sql("SELECT extract_between_all('[a][b]', '[', ']')").fetchall() == [(["a", "b"],)]
     second = con.cursor()
-    eb_duckdb.register(second)
-    eb_duckdb.register(second)  # again on the same cursor: replaced, not refused
+    register(kind, second)
+    register(kind, second)  # again on the same cursor: replaced, not refused
     assert second.sql("SELECT extract_between_first('x<b>y</b>', '<b>', '</b>')").fetchall() == [("y",)]
     # The first cursor's functions outlive the second's replacement.
     assert cur.sql("SELECT extract_between_first('[c]', '[', ']')").fetchall() == [("c",)]
     con.close()
 
 
-def test_two_connections_to_one_database_file_both_register(tmp_path):
+@pytest.mark.parametrize("kind", KINDS)
+def test_two_connections_to_one_database_file_both_register(tmp_path, kind):
     path = str(tmp_path / "x.db")
-    first, second = duckdb.connect(path), duckdb.connect(path)
+    first, second = connect(kind, path), connect(kind, path)
     try:
         for c in (first, second):
-            eb_duckdb.register(c)
+            register(kind, c)
         for c in (first, second):
             assert c.sql("SELECT extract_between_first('[z]', '[', ']')").fetchall() == [("z",)]
     finally:
@@ -162,17 +186,18 @@ def test_two_connections_to_one_database_file_both_register(tmp_path):
         second.close()
 
 
-def test_a_cursor_per_thread_registers_and_queries_at_once():
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_cursor_per_thread_registers_and_queries_at_once(kind):
     import threading
 
-    con = duckdb.connect()
+    con = connect(kind)
     con.execute("CREATE TABLE t AS SELECT '[' || i || ']' AS text FROM range(3000) r(i)")
     answers, errors = {}, []
 
     def worker(n: int) -> None:
         try:
             cur = con.cursor()
-            eb_duckdb.register(cur)
+            register(kind, cur)
             answers[n] = cur.sql("SELECT count(*) FILTER (WHERE extract_between_first(text, '[', ']') = substr(text, 2, length(text) - 2)) FROM t").fetchall()
         except Exception as e:  # noqa: BLE001 - the assertion below reports it
             errors.append(e)

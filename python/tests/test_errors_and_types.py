@@ -143,12 +143,14 @@ def test_every_host_words_a_rows_error_the_same():
     duckdb = pytest.importorskip("duckdb")
     import extract_between.duckdb
 
-    con = duckdb.connect()
-    extract_between.duckdb.register(con)
-    con.register("t", pa.table({"t": texts}))
-    with pytest.raises(duckdb.Error) as sql:
-        con.sql("SELECT extract_between_all(t, '[', ']') FROM t").fetchall()
-    assert f"UnclosedStartMarker: row 1: {ROW_ERROR}" in str(sql.value)
+    native = extract_between.duckdb.connect()
+    python = duckdb.connect()
+    extract_between.duckdb.register(python, native=False)
+    for con in (native, python):
+        con.register("t", pa.table({"t": texts}))
+        with pytest.raises(duckdb.Error) as sql:
+            con.sql("SELECT extract_between_all(t, '[', ']') FROM t").fetchall()
+        assert f"UnclosedStartMarker: row 1: {ROW_ERROR}" in str(sql.value)
 
 
 def test_a_row_that_is_not_utf8_names_its_row_and_offset():

@@ -45,12 +45,9 @@ def all_rows(pages) -> List[Optional[str]]:
 
 
 def test_the_duckdb_recipe(pages):
-    import duckdb
-
     import extract_between.duckdb
 
-    con = duckdb.connect()
-    extract_between.duckdb.register(con)
+    con = extract_between.duckdb.connect()
     rows = con.sql(
         f"SELECT html, extract_between_first(html, '<title>', '</title>') AS title FROM '{pages}/*.parquet'"
     ).fetchall()

@@ -1,24 +1,24 @@
-"""DuckDB SQL functions: ``register(con)`` adds, on a DuckDB connection,
+"""DuckDB SQL functions:
 
 - ``extract_between_all(text, start, end[, max_matches[, on_unclosed]])`` → ``VARCHAR[]``
   (``max_matches`` NULL or left out: no cap),
-- ``extract_between_first(text, start, end[, on_unclosed])`` → ``VARCHAR``,
+- ``extract_between_first(text, start, end[, on_unclosed])`` → ``VARCHAR``.
 
-as vectorized Arrow functions: DuckDB hands each vector of rows (2,048 at most) over as
-Arrow and streams a query through them, so ``SELECT extract_between_first(html, '<title>',
-'</title>') FROM 'pages/*.parquet'`` never holds the relation in Python. A NULL text, start
-or end answers NULL; ``on_unclosed`` is ``'raise'`` (the default), ``'null'`` or
-``'partial'``, as for `extract_between.extract_all`. Markers that are the same on every row
-(literals, the common case) scan the vector in one call; markers from a column work too,
-each group of rows sharing markers scanned together.
+A NULL text, start or end answers NULL; ``on_unclosed`` is ``'raise'`` (the default, and
+what NULL means), ``'null'`` or ``'partial'``, as for `extract_between.extract_all`. An
+unclosed start marker under ``'raise'`` fails the query with the card's error, naming the row
+within the vector DuckDB handed over and the start of the row's text.
 
-An unclosed start marker under ``'raise'`` fails the query with the card's error, naming the
-row within the vector DuckDB handed over and the start of the row's text.
+They come from the native DuckDB extension this package ships (Linux wheels): DuckDB runs
+them vector by vector in its own threads, no row crosses into Python, numpy is not needed,
+and every other DuckDB client (the CLI, Node, R, Java) can ``LOAD`` the same file
+(`extension_path`). The extension is not signed yet, so DuckDB loads it only into a
+database opened with ``allow_unsigned_extensions``: `connect` opens one, and `register`
+loads it into a connection where that is allowed, falling back (with a
+`NativeExtensionWarning` that says why) to the same functions written in Python.
 
->>> import duckdb
 >>> import extract_between.duckdb
->>> con = duckdb.connect()
->>> extract_between.duckdb.register(con)
+>>> con = extract_between.duckdb.connect()
 >>> con.sql("SELECT extract_between_all('pre[one]mid[two]post', '[', ']') AS m").fetchall()
 [(['one', 'two'],)]
 >>> con.sql("SELECT extract_between_first('a <b>x</b>', '<b>', '</b>') AS m").fetchall()
@@ -27,180 +27,108 @@ row within the vector DuckDB handed over and the start of the row's text.
 
 from __future__ import annotations
 
-import itertools
-import threading
-from typing import Any, Callable, Dict, List, Optional, Tuple
+import os
+import warnings
+from typing import Any, Dict, Optional
 
 import duckdb
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from . import _native
-from ._columns import extract_all, extract_first, in_batch
-from ._errors import ExtractError
-
-_ALL = "__extract_between_all"
-_FIRST = "__extract_between_first"
-
-# Every arity the SQL functions take, each a macro over the one native-backed function: the
-# Python API registers one signature per name, and SQL macros overload by arity. Macros are
-# TEMP, so each connection (a cursor is one) has its own; the functions behind them live in
-# the database's catalog, which every connection to it shares, so each registration names
-# its own (`{all}` and `{first}` below).
-_MACROS = """
-CREATE OR REPLACE TEMP MACRO extract_between_all(text, "start", "end") AS
-    {all}(text, "start", "end", NULL, 'raise'),
-  (text, "start", "end", max_matches) AS
-    {all}(text, "start", "end", max_matches, 'raise'),
-  (text, "start", "end", max_matches, on_unclosed) AS
-    {all}(text, "start", "end", max_matches, on_unclosed);
-CREATE OR REPLACE TEMP MACRO extract_between_first(text, "start", "end") AS
-    {first}(text, "start", "end", 'raise'),
-  (text, "start", "end", on_unclosed) AS
-    {first}(text, "start", "end", on_unclosed);
-"""
-
-# A registration's number, unique in the process: two connections to one database (two
-# cursors, or two `duckdb.connect` of one file) must not register the same function name.
-_REGISTRATIONS = itertools.count(1)
-_LOCK = threading.Lock()
-# The number each live connection registered under, to remove it when it registers again.
-_REGISTERED: Dict[int, int] = {}
+_EXTENSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "extensions")
 
 
-def register(con: duckdb.DuckDBPyConnection) -> None:
-    """Registers ``extract_between_all`` and ``extract_between_first`` on `con` (again on a
-    connection that has them: the registration is replaced). Each connection needs its own
-    call, a cursor too (DuckDB's advice for threads: a cursor each), since the SQL names are
-    the connection's own macros; any number of connections to one database may register.
+class NativeExtensionWarning(UserWarning):
+    """`register` could not load the native extension and registered the Python functions."""
 
-    >>> import duckdb, extract_between.duckdb
-    >>> con = duckdb.connect()
-    >>> extract_between.duckdb.register(con)
-    >>> cur = con.cursor()
-    >>> extract_between.duckdb.register(cur)
-    >>> cur.sql("SELECT extract_between_first('[a]', '[', ']')").fetchall()
+
+def extension_path(platform: str = "linux_amd64") -> str:
+    """The native extension file this package ships for DuckDB's `platform` (what ``PRAGMA
+    platform`` answers: ``linux_amd64``, or ``linux_amd64_gcc4`` in DuckDB's Python wheels
+    before 1.3), for ``LOAD '<path>'`` from any DuckDB client (1.2.0 or newer) whose
+    database allows unsigned extensions. A build of the package without it (another
+    platform, the sdist, a development install) raises ``FileNotFoundError`` saying how to
+    build it.
+
+    >>> extension_path().endswith("extract_between.duckdb_extension")   # doctest: +SKIP
+    True
+    """
+    path = os.path.join(_EXTENSIONS, platform, "extract_between.duckdb_extension")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(
+            f"this build of extract_between has no DuckDB extension for {platform} at {path}: "
+            "the Linux wheels carry it; in a checkout, `bash duckdb/build.sh` builds it into "
+            "target/duckdb/<platform>/, to copy to python/python/extract_between/extensions/"
+            "<platform>/"
+        )
+    return path
+
+
+def connect(
+    database: str = ":memory:",
+    read_only: bool = False,
+    config: Optional[Dict[str, Any]] = None,
+) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect(database, read_only, config)`` with the native extension loaded: the
+    database is opened with ``allow_unsigned_extensions`` (added to `config`), which the
+    unsigned extension needs. Its cursors, and every connection to the same database, have
+    the functions too.
+
+    >>> con = connect()
+    >>> con.cursor().sql("SELECT extract_between_all('[a][b]', '[', ']', 1)").fetchall()
+    [(['a'],)]
+    """
+    settings = dict(config or {})
+    settings.setdefault("allow_unsigned_extensions", "true")
+    con = duckdb.connect(database, read_only=read_only, config=settings)
+    try:
+        load(con)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def load(con: duckdb.DuckDBPyConnection) -> None:
+    """Loads the native extension into `con`'s database (again: nothing happens). Raises
+    DuckDB's error where the database does not allow unsigned extensions, and
+    ``FileNotFoundError`` where this build has no extension (`extension_path`)."""
+    (platform,) = con.execute("PRAGMA platform").fetchone() or ("",)
+    path = extension_path(platform).replace("'", "''")
+    con.execute(f"LOAD '{path}'")
+
+
+def register(con: duckdb.DuckDBPyConnection, native: Optional[bool] = None) -> None:
+    """Gives `con` ``extract_between_all`` and ``extract_between_first``.
+
+    - ``native=None`` (the default): the native extension where `con` can load it, else the
+      Python functions, with a `NativeExtensionWarning` saying why and how to get the native
+      ones (`connect`, or a database opened with ``allow_unsigned_extensions``);
+    - ``native=True``: the native extension, or DuckDB's error;
+    - ``native=False``: the Python functions (a vector at a time through Arrow; they need
+      pyarrow and numpy), registered on this connection only: each cursor needs its own call.
+
+    >>> import duckdb
+    >>> con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
+    >>> register(con)
+    >>> con.sql("SELECT extract_between_first('[a]', '[', ']')").fetchall()
     [('a',)]
     """
-    varchar, bigint = duckdb.sqltype("VARCHAR"), duckdb.sqltype("BIGINT")
-    with _LOCK:
-        number = next(_REGISTRATIONS)
-        before = _REGISTERED.get(id(con))
-        _REGISTERED[id(con)] = number
-    names = {"all": f"{_ALL}_{number}", "first": f"{_FIRST}_{number}"}
-    for key, function, parameters, returns in (
-        ("all", _all_vector, [varchar, varchar, varchar, bigint, varchar], duckdb.sqltype("VARCHAR[]")),
-        ("first", _first_vector, [varchar, varchar, varchar, varchar], varchar),
-    ):
-        if before is not None:
-            try:
-                con.remove_function(f"{_ALL if key == 'all' else _FIRST}_{before}")
-            except duckdb.InvalidInputException:
-                pass  # not this connection's (an id Python reused after a close)
-        con.create_function(
-            names[key],
-            function,
-            parameters,
-            returns,
-            type="arrow",
-            # NULLs reach the function: a NULL max_matches means no cap, not a NULL answer.
-            null_handling="special",
-            side_effects=False,
-        )
-    con.execute(_MACROS.format(**names))
+    if native is not False:
+        try:
+            load(con)
+            return
+        except (duckdb.Error, FileNotFoundError) as error:
+            if native:
+                raise
+            warnings.warn(
+                NativeExtensionWarning(
+                    f"extract_between.duckdb: the native extension did not load ({error}); "
+                    "the SQL functions are the Python ones, which cross into Python for every "
+                    "vector. For the native ones, open the database with "
+                    "extract_between.duckdb.connect() or "
+                    "duckdb.connect(config={'allow_unsigned_extensions': 'true'})."
+                ),
+                stacklevel=2,
+            )
+    from . import _duckdb_udf
 
-
-def _all_vector(
-    text: pa.ChunkedArray,
-    start: pa.ChunkedArray,
-    end: pa.ChunkedArray,
-    max_matches: pa.ChunkedArray,
-    on_unclosed: pa.ChunkedArray,
-) -> pa.Array:
-    def run(rows: pa.Array, s: str, e: str, options: Tuple[Any, ...]) -> pa.Array:
-        cap, unclosed = options
-        return pa.array(extract_all(rows, s, e, cap, unclosed or "raise"))
-
-    return _by_markers(text, start, end, [max_matches, on_unclosed], run, pa.list_(pa.string()))
-
-
-def _first_vector(
-    text: pa.ChunkedArray,
-    start: pa.ChunkedArray,
-    end: pa.ChunkedArray,
-    on_unclosed: pa.ChunkedArray,
-) -> pa.Array:
-    def run(rows: pa.Array, s: str, e: str, options: Tuple[Any, ...]) -> pa.Array:
-        (unclosed,) = options
-        return pa.array(extract_first(rows, s, e, unclosed or "raise"))
-
-    return _by_markers(text, start, end, [on_unclosed], run, pa.string())
-
-
-Run = Callable[[pa.Array, str, str, Tuple[Any, ...]], pa.Array]
-
-
-def _by_markers(
-    text: pa.ChunkedArray,
-    start: pa.ChunkedArray,
-    end: pa.ChunkedArray,
-    options: List[pa.ChunkedArray],
-    run: Run,
-    returns: pa.DataType,
-) -> pa.Array:
-    """`run` over the rows of `text`, once per distinct (start, end, options): once for the
-    whole vector when they are constant. Rows whose start or end is NULL answer NULL."""
-    texts = text.combine_chunks()
-    rows = len(texts)
-    columns = [start, end, *options]
-    if all(_constant(c) for c in columns):
-        keys = [tuple(c[0].as_py() for c in columns)] if rows else []
-        groups: Dict[Tuple[Any, ...], Optional[pa.Array]] = {key: None for key in keys}
-    else:
-        indices: Dict[Tuple[Any, ...], List[int]] = {}
-        for row, key in enumerate(zip(*(c.to_pylist() for c in columns))):
-            indices.setdefault(key, []).append(row)
-        groups = {key: pa.array(rows_of, pa.int64()) for key, rows_of in indices.items()}
-    pieces, order = [], []
-    for key, taken in groups.items():
-        s, e, *rest = key
-        part = texts if taken is None else texts.take(taken)
-        if s is None or e is None:
-            pieces.append(pa.nulls(len(part), returns))
-        else:
-            _native._check_column_options(s, e, *_checked(rest, len(options)))
-            try:
-                pieces.append(run(part, s, e, tuple(rest)).cast(returns))
-            except ExtractError as error:
-                if taken is not None and error.row is not None:
-                    error.row = taken[error.row].as_py()
-                raise in_batch(error, rows, "DuckDB") from None
-        if taken is not None:
-            order.append(taken)
-    if not pieces:
-        return pa.array([], returns)
-    answer = pa.concat_arrays(pieces)
-    if order:
-        # Back to the rows' own order: `answer` holds the groups one after another.
-        answer = answer.take(pc.sort_indices(pa.concat_arrays(order)))
-    return answer
-
-
-def _constant(column: pa.ChunkedArray) -> bool:
-    """Whether every value of `column` is the same (NULLs included), as for literals."""
-    if len(column) == 0:
-        return True
-    first = column[0]
-    if not first.is_valid:
-        return column.null_count == len(column)
-    if column.null_count:
-        return False
-    return bool(pc.all(pc.equal(column, first)).as_py())
-
-
-def _checked(rest: List[Any], count: int) -> Tuple[Optional[int], str]:
-    """The options of `rest` as `_check_column_options` takes them: ``max_matches`` (when
-    `extract_between_all` has it) and ``on_unclosed``."""
-    if count == 2:
-        return rest[0], rest[1] or "raise"
-    return None, rest[0] or "raise"
+    _duckdb_udf.register(con)
