@@ -94,6 +94,26 @@ newest_glibc="$(objdump -T "$scratch/jar/io/github/extractbetween/spark/native/l
 echo "Spark jar: native library needs glibc $newest_glibc"
 [ "$(printf '%s\n2.17\n' "$newest_glibc" | sort -V | tail -n 1)" = 2.17 ] ||
   fail "the Spark jar's library needs glibc $newest_glibc, newer than 2.17"
+# The DuckDB extension, for both names DuckDB's Linux builds give the platform, loadable on
+# glibc 2.17, each ending in DuckDB's metadata footer (its magic field "4" is 22 bytes into
+# the footer's last field pack, written last field first).
+for platform in linux_amd64 linux_amd64_gcc4; do
+  entry="extract_between/extensions/$platform/extract_between.duckdb_extension"
+  grep -q "$entry" "$scratch/wheel-files" || fail "the wheel holds no DuckDB extension for $platform"
+  unzip -q -o "$wheel" "$entry" -d "$scratch/wheel-duckdb"
+  python3 - "$scratch/wheel-duckdb/$entry" "$platform" <<'PY' || fail "the $platform DuckDB extension's footer is not DuckDB's"
+import sys
+data = open(sys.argv[1], "rb").read()
+footer = data[-534:]
+fields = [footer[22 + 32 * i : 22 + 32 * (i + 1)].rstrip(b"\0").decode() for i in range(8)][::-1]
+assert footer[:20] == b"\x00\x93\x04\x10duckdb_signature", footer[:20]
+assert fields[:5] == ["4", sys.argv[2], "v1.2.0", fields[3], "C_STRUCT"] and fields[3].startswith("v"), fields
+PY
+  newest_glibc="$(objdump -T "$scratch/wheel-duckdb/$entry" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n 1)"
+  [ "$(printf '%s\n2.17\n' "$newest_glibc" | sort -V | tail -n 1)" = 2.17 ] ||
+    fail "the $platform DuckDB extension needs glibc $newest_glibc, newer than 2.17"
+done
+echo "DuckDB extension: footer checked, needs glibc $newest_glibc"
 answers "$wheel" wheel
 
 echo "== sdist: $sdist"
