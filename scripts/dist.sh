@@ -54,11 +54,18 @@ spark_jar() {
 }
 
 # The DuckDB extension files for this machine's target (one per platform name DuckDB gives
-# it), linked with cargo-zigbuild (glibc 2.17).
+# it), on Linux linked with cargo-zigbuild (glibc 2.17).
 duckdb_extension() {
-  python_tools
-  command -v cargo-zigbuild >/dev/null 2>&1 || "$target_dir/dist-tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
-  mapfile -t extensions < <(ZIGBUILD=1 bash duckdb/build.sh | grep '\.duckdb_extension$')
+  local zig=""
+  if [ "$(uname -s)" = Linux ]; then
+    python_tools
+    command -v cargo-zigbuild >/dev/null 2>&1 || "$target_dir/dist-tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
+    zig=1
+  fi
+  extensions=()
+  while IFS= read -r file; do
+    extensions+=("$file")
+  done < <(ZIGBUILD="$zig" bash duckdb/build.sh | grep '\.duckdb_extension$')
 }
 
 duckdb() {

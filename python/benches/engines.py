@@ -4,9 +4,11 @@ titles and writes them to parquet, run in a fresh child process so that its peak
 own: the table gives the median query time of ROUNDS runs (start-up left out) and the
 largest peak RSS.
 
-- DuckDB: `extract_between_all(html, '<title>', '</title>')` (extract_between.duckdb) against
+- DuckDB: `extract_between_all(html, '<title>', '</title>')` against
   `regexp_extract_all(html, '(?s)<title>(.*?)</title>', 1)`, and `extract_between_first`
-  against `regexp_extract(…, 1)`, each in `COPY (SELECT …) TO` a parquet file.
+  against `regexp_extract(…, 1)`, each in `COPY (SELECT …) TO` a parquet file; ours twice:
+  the native extension (`extract_between.duckdb.connect()`) and the Python functions
+  `register` falls back to (`register(con, native=False)`).
 - polars, lazy `scan_parquet(...).select(<expr>).sink_parquet(...)` on the streaming engine:
   the `extract_between` namespace (a plugin) against `str.extract_all`, and against
   `extract_all` called from `map_batches` (the namespace before the plugin).
@@ -42,10 +44,13 @@ FILES = int(os.environ.get("FILES", "4"))
 PATTERN = r"(?s)<title>(.*?)</title>"
 
 CASES = {
-    "DuckDB: extract_between_all (SQL)": "duckdb-ours",
+    "DuckDB: extract_between_all (native extension)": "duckdb-ours",
+    "DuckDB: extract_between_all (Python functions)": "duckdb-python",
     "DuckDB: regexp_extract_all": "duckdb-regexp",
     "DuckDB: each row's length, no extraction (floor)": "duckdb-floor",
-    "DuckDB first: extract_between_first (SQL)": "duckdb-first-ours",
+    "DuckDB: the answer alone, read and written (floor)": "duckdb-answer-floor",
+    "DuckDB first: extract_between_first (native extension)": "duckdb-first-ours",
+    "DuckDB first: extract_between_first (Python functions)": "duckdb-first-python",
     "DuckDB first: regexp_extract": "duckdb-first-regexp",
     "polars streaming: .extract_between.all (plugin)": "polars-ours",
     "polars streaming: extract_all under map_batches": "polars-map-batches",
@@ -60,19 +65,28 @@ def run_case(case: str, data: str, out: str) -> float:
     if case.startswith("duckdb"):
         import duckdb
 
-        con = duckdb.connect()
         import extract_between.duckdb
 
-        extract_between.duckdb.register(con)
+        if case.endswith("python"):
+            con = duckdb.connect()
+            extract_between.duckdb.register(con, native=False)
+        else:
+            con = extract_between.duckdb.connect()
+        source = f"'{data}/*.parquet'"
         expr = {
             "duckdb-ours": "extract_between_all(html, '<title>', '</title>')",
+            "duckdb-python": "extract_between_all(html, '<title>', '</title>')",
             "duckdb-regexp": f"regexp_extract_all(html, '{PATTERN}', 1)",
             "duckdb-first-ours": "extract_between_first(html, '<title>', '</title>')",
+            "duckdb-first-python": "extract_between_first(html, '<title>', '</title>')",
             "duckdb-first-regexp": f"regexp_extract(html, '{PATTERN}', 1)",
             "duckdb-floor": "length(html)",
+            "duckdb-answer-floor": "titles",
         }[case]
+        if case == "duckdb-answer-floor":
+            source = f"'{data}-answers/*.parquet'"
         began = time.perf_counter()
-        con.execute(f"COPY (SELECT {expr} AS titles FROM '{data}/*.parquet') TO '{out}' (FORMAT parquet)")
+        con.execute(f"COPY (SELECT {expr} AS titles FROM {source}) TO '{out}' (FORMAT parquet)")
         return time.perf_counter() - began
     import polars as pl
 
