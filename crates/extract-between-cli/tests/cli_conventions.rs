@@ -141,6 +141,38 @@ fn completions_and_the_man_page_come_from_the_same_definitions() {
             .unwrap()
             .success()
     );
+    // And completes a subcommand's options and the subcommands themselves, as bash's
+    // completion calls the function (COMP_WORDS, COMP_CWORD; the command, word, previous word).
+    let complete = |words: &str| {
+        let snippet = format!(
+            "source {}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+             _extract__between extract-between \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+             printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            path.display()
+        );
+        let out = Command::new("bash")
+            .args(["-c", &snippet])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let serve = complete("extract-between serve --a");
+    assert!(
+        serve.lines().any(|l| l == "--allow-host"),
+        "serve --a<TAB>: {serve:?}"
+    );
+    assert!(
+        serve.lines().any(|l| l == "--auth-token-file"),
+        "serve --a<TAB>: {serve:?}"
+    );
+    let tool = complete("extract-between tool --");
+    assert!(
+        tool.lines().any(|l| l == "--help"),
+        "tool --<TAB>: {tool:?}"
+    );
+    let top = complete("extract-between se");
+    assert_eq!(top.trim(), "serve", "se<TAB>: {top:?}");
     let man = Command::new(BIN).arg("man").output().unwrap();
     assert!(man.status.success());
     let page = text(&man.stdout);

@@ -10,7 +10,18 @@ use std::process::ExitCode;
 pub(super) fn completions(shell: clap_complete::Shell) -> ExitCode {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "extract-between", &mut script);
+    if shell == clap_complete::Shell::Bash {
+        script = bash_states_named_alike(&script).into_bytes();
+    }
     written(write_stdout(&script))
+}
+
+/// clap_complete's bash script records a subcommand as the state
+/// `extract__between__subcmd__serve` but reads it back as
+/// `extract__subcmd__between__subcmd__serve` (it escapes the binary name's hyphen two ways),
+/// so no subcommand's options would complete: the reading side is named as the recording one.
+fn bash_states_named_alike(script: &[u8]) -> String {
+    String::from_utf8_lossy(script).replace("extract__subcmd__between", "extract__between")
 }
 
 /// `extract-between man`: the man page (roff) on stdout.
