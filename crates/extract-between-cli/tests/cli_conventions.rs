@@ -299,3 +299,24 @@ fn a_byte_order_mark_split_across_reads_is_sniffed() {
         assert_eq!(first["byte_start"].as_u64(), Some(1), "{script}: {stdout}");
     }
 }
+
+/// The usage line after an error is the one `--help` shows, whichever arguments were given
+/// (clap's own would write the paths given as `<PATH>...`, required).
+#[test]
+fn usage_after_an_error_is_the_usage_of_help() {
+    let usage = |out: &std::process::Output, from: &[u8]| -> String {
+        let all = text(from);
+        let at = all
+            .find("Usage: ")
+            .unwrap_or_else(|| panic!("no usage in {all:?} ({:?})", out.status));
+        all[at..].lines().take(2).collect::<Vec<_>>().join("\n")
+    };
+    let help = run(&["--help"], b"");
+    let wanted = usage(&help, &help.stdout);
+    assert!(wanted.contains("[PATH]..."), "{wanted}");
+    for args in [&["-e", "b", "x"][..], &["-s", "a"], &["--bogus"]] {
+        let out = run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(usage(&out, &out.stderr), wanted, "{args:?}");
+    }
+}

@@ -6,6 +6,10 @@ use clap::{Args, Parser, Subcommand};
 use std::io;
 use std::path::PathBuf;
 
+/// The usage line of `--help` and of every error (clap adds the `Usage: ` and the name's bold).
+const USAGE: &str = "extract-between [OPTIONS] --start <START> --end <END> [PATH]...
+       extract-between <COMMAND>";
+
 const AFTER_HELP: &str = "\
 Examples:
   extract-between -s '<title>' -e '</title>' page.html
@@ -40,6 +44,9 @@ Exit status: 0 when at least one match was printed, 1 when none, 2 when any inpu
 // `--help`'s description.
 #[command(name = "extract-between", version, about, long_about = None, after_help = AFTER_HELP)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+// One usage line everywhere: clap's usage after an error writes the paths given as
+// `<PATH>...`, where --help writes `[PATH]...` (the paths are optional).
+#[command(override_usage = USAGE)]
 pub struct Cli {
     #[command(subcommand)]
     pub(super) command: Option<Command>,
