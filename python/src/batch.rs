@@ -167,14 +167,28 @@ pub fn run(
     batch: &mut Batch,
     chunk: Option<&[u8]>,
 ) -> Result<(), Ended> {
+    scan(py, scanner, batch, chunk)?;
+    match batch.too_large.take() {
+        Some(start) => Err(Ended::TooLarge(start)),
+        None => Ok(()),
+    }
+}
+
+/// [`run`] for any sink: the pieces, the GIL released, the signals between pieces.
+pub fn scan<S: Sink + Send>(
+    py: Python<'_>,
+    scanner: &mut extract_between::Scanner,
+    sink: &mut S,
+    chunk: Option<&[u8]>,
+) -> Result<(), Ended> {
     let Some(chunk) = chunk else {
-        return scanner.finish(batch).map_err(Ended::Scan);
+        return scanner.finish(sink).map_err(Ended::Scan);
     };
     for (i, piece) in chunk.chunks(PIECE_BYTES).enumerate() {
         if i > 0 {
             py.check_signals().map_err(Ended::Interrupted)?;
         }
-        let mut step = || scanner.feed(piece, batch);
+        let mut step = || scanner.feed(piece, sink);
         let flow = if piece.len() >= DETACH_BYTES {
             py.detach(step)
         } else {
@@ -186,10 +200,7 @@ pub fn run(
             Ok(ControlFlow::Continue(())) => {}
         }
     }
-    match batch.too_large.take() {
-        Some(start) => Err(Ended::TooLarge(start)),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
 /// The error a scan ended with, with `found`, the matches before it in the same call.

@@ -111,6 +111,25 @@ pub fn scan_error(py: Python<'_>, error: &ScanError, matches: Bound<'_, PyList>)
     }
 }
 
+/// The error an events scan ended with, with `events`, those decided before it in the same
+/// call, on the exception's `.events`.
+pub fn scan_error_with_events(
+    py: Python<'_>,
+    error: &ScanError,
+    events: Bound<'_, PyList>,
+) -> PyErr {
+    let events = events.into_any().unbind();
+    match error {
+        ScanError::Unclosed { marker } => unclosed_with(py, *marker, [("events", events)]),
+        ScanError::InvalidUtf8 { offset, .. } => raise(
+            py,
+            "ExtractError",
+            &error.to_string(),
+            &[("byte_offset", int(py, *offset)), ("events", events)],
+        ),
+    }
+}
+
 /// `MatchTooLarge` for the match whose content begins at `start`, past `limit` bytes.
 pub fn match_too_large(
     py: Python<'_>,

@@ -42,7 +42,7 @@ enum Source {
         file: Py<PyAny>,
         buffer: Py<PyByteArray>,
     },
-    /// An iterable of bytes-like chunks; `index` counts them, for error messages.
+    /// An iterable of bytes-like or `str` chunks; `index` counts them, for error messages.
     Chunks { iter: Py<PyIterator>, index: usize },
 }
 
@@ -113,7 +113,7 @@ impl Source {
             }),
             Err(_) => Err(errors::wrong_type(
                 "source",
-                "a str, a bytes-like object, a binary file or an iterable of bytes chunks",
+                "a str, a bytes-like object, a binary file or an iterable of bytes or str chunks",
                 source,
             )),
         }
@@ -203,7 +203,7 @@ impl Source {
                 if got.is_none() {
                     return Err(non_blocking("source.read()"));
                 }
-                chunk(py, &got, "the answer of source.read()")
+                chunk(py, &got, "the answer of source.read()", "bytes-like")
             }
             Source::Chunks { iter, index } => loop {
                 let Some(item) = iter.bind(py).clone().next() else {
@@ -211,7 +211,22 @@ impl Source {
                 };
                 let what = format!("chunk {index} of source");
                 *index += 1;
-                match chunk(py, &item?, &what)? {
+                let item = item?;
+                // A `str` chunk (a language model's token): ASCII read in place.
+                if let Ok(s) = item.cast::<PyString>() {
+                    let piece = match input::chunk_arg(py, &what, s.as_any())? {
+                        input::Chunk::Ascii(s) => Piece::Ascii(s.clone(), 0..s.to_str()?.len()),
+                        input::Chunk::Bytes(b) => {
+                            let n = b.as_bytes().len();
+                            Piece::Bytes(b, 0..n)
+                        }
+                    };
+                    if matches!(&piece, Piece::Ascii(_, r) | Piece::Bytes(_, r) if r.is_empty()) {
+                        continue;
+                    }
+                    return Ok(Some(piece));
+                }
+                match chunk(py, &item, &what, "bytes-like or str")? {
                     // An empty chunk is not the end of an iterable: take the next one.
                     None => continue,
                     some => return Ok(some),
@@ -235,6 +250,7 @@ fn chunk<'py>(
     py: Python<'py>,
     got: &Bound<'py, PyAny>,
     what: &str,
+    expected: &str,
 ) -> PyResult<Option<Piece<'py>>> {
     if let Ok(bytes) = got.cast::<PyBytes>() {
         let n = bytes.as_bytes().len();
@@ -251,7 +267,7 @@ fn chunk<'py>(
             let n = bytes.as_bytes().len();
             Ok((n > 0).then(|| Piece::Bytes(bytes, 0..n)))
         }
-        Err(_) => Err(errors::wrong_type(what, "bytes-like", got)),
+        Err(_) => Err(errors::wrong_type(what, expected, got)),
     }
 }
 
@@ -358,8 +374,9 @@ impl MatchIter {
 ///
 /// `source` is a `str`; a bytes-like object (`bytes`, `bytearray`, `memoryview`); a binary
 /// file (anything with `readinto` or `read`: `open(p, "rb")`, `gzip.open(p)`,
-/// `sys.stdin.buffer`, a socket's `makefile("rb")`); or an iterable of bytes chunks (a
-/// `requests` response's `iter_content()`). Bytes must be UTF-8. Each `Match` gives its text
+/// `sys.stdin.buffer`, a socket's `makefile("rb")`); or an iterable of chunks, bytes (a
+/// `requests` response's `iter_content()`) or `str` (a language model's streamed tokens).
+/// Bytes must be UTF-8. Each `Match` gives its text
 /// and its place in the whole source in UTF-8 bytes and UTF-16 code units.
 ///
 /// A start marker with no end after it raises `UnclosedStartMarker` once every match before

@@ -1,6 +1,7 @@
 //! The native module `extract_between._native`: the engine of the `extract-between` library
 //! behind a Python API. `one_shot` holds the card's one-shot call and its JSON contract,
 //! `findall` every match of a text in memory as strings, `scan` the resumable scanner,
+//! `events` its events form (a match's text as it arrives),
 //! `matched` the `Match` it reports, `batch` what the streaming calls share, `finditer` the
 //! streaming iterator over strings, buffers, files and chunk iterables, `columns` the Arrow
 //! column functions, `input` every argument's checks, `cached` the finders a thread's last
@@ -17,6 +18,7 @@ mod batch;
 mod cached;
 mod columns;
 mod errors;
+mod events;
 mod findall;
 mod finditer;
 mod input;
@@ -43,6 +45,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<one_shot::Extraction>()?;
     m.add_class::<matched::Match>()?;
     m.add_class::<scan::Scanner>()?;
+    m.add_class::<events::EventScanner>()?;
+    m.add_class::<events::Event>()?;
     m.add_class::<finditer::MatchIter>()?;
     m.add("MAX_TEXT_BYTES", extract_between::card::MAX_TEXT_BYTES)?;
     m.add("MAX_MARKER_BYTES", extract_between::card::MAX_MARKER_BYTES)?;

@@ -1,11 +1,10 @@
 //! `Scanner`, the resumable scanner for Python callers who own the loop.
 
 use crate::batch::{self, Batch, Ended};
-use crate::errors;
 use crate::input::{self, Given};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyMemoryView, PyString};
+use pyo3::types::PyList;
 
 /// Where a scanner stands: scanning, or ended (by `finish`, or by an error).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -15,8 +14,8 @@ enum State {
     Failed,
 }
 
-/// The resumable scanner: feed it bytes in chunks cut anywhere (inside a character or a
-/// marker), then call `finish`. Each call answers the matches it completed; memory stays
+/// The resumable scanner: feed it chunks, bytes cut anywhere (inside a character or a
+/// marker) or `str`, then call `finish`. Each call answers the matches it completed; memory stays
 /// bounded by the markers' length and `max_match_bytes` (16 MiB by default, `None` for no
 /// limit), the most of one match's content it holds. There is no cap and no limit on the
 /// input's size.
@@ -61,8 +60,8 @@ impl Scanner {
         })
     }
 
-    /// Scans the next chunk (`bytes`, `bytearray` or `memoryview`, contiguous or not);
-    /// answers the matches it completed.
+    /// Scans the next chunk (`bytes`, `bytearray` or `memoryview`, contiguous or not, or a
+    /// `str`: a language model's tokens); answers the matches it completed.
     ///
     /// >>> from extract_between import Scanner
     /// >>> Scanner("[", "]").feed(b"[a] [b")[0].text
@@ -73,24 +72,12 @@ impl Scanner {
         chunk: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         self.check_scanning("feed")?;
-        let bytes = if let Ok(b) = chunk.cast::<PyBytes>() {
-            b.clone()
-        } else if chunk.is_instance_of::<PyString>() {
-            return Err(errors::wrong_type(
-                "chunk",
-                "bytes-like (encode the str first)",
-                chunk,
-            ));
-        } else if let Ok(view) = PyMemoryView::from(chunk) {
-            input::copy_bytes(py, &view)?
-        } else {
-            return Err(errors::wrong_type("chunk", "bytes-like", chunk));
-        };
+        let chunk = input::chunk_arg(py, "chunk", chunk)?;
         let result = batch::run(
             py,
             &mut self.scanner,
             &mut self.batch,
-            Some(bytes.as_bytes()),
+            Some(chunk.as_bytes()?),
         );
         self.answer(py, result)
     }

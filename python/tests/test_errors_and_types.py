@@ -54,12 +54,21 @@ def test_wrong_types_elsewhere_raise_type_error():
         eb.run_json(42)
     with pytest.raises(TypeError):
         eb.finditer(42, "[", "]")
-    with pytest.raises(TypeError):
-        eb.Scanner("[", "]").feed("a str")
+    with pytest.raises(TypeError, match="chunk must be bytes-like or str, not int"):
+        eb.Scanner("[", "]").feed(5)
     with pytest.raises(TypeError):
         eb.Scanner(1, "]")
-    with pytest.raises(TypeError):
-        list(eb.finditer(iter(["a str chunk"]), "[", "]"))
+    with pytest.raises(TypeError, match="chunk 0 of source must be bytes-like or str, not float"):
+        list(eb.finditer(iter([1.5]), "[", "]"))
+
+
+def test_str_chunks_are_taken_as_their_utf8_and_a_lone_surrogate_is_named():
+    assert [m.text for m in eb.Scanner("[", "]").feed("é[😀]")] == ["😀"]
+    assert [(m.text, m.utf16_start) for m in eb.finditer(iter(["é[", "😀", "] [x]"]), "[", "]")] == [("😀", 2), ("x", 7)]
+    with pytest.raises(eb.InvalidInput, match="chunk must be valid Unicode text.*index 1"):
+        eb.Scanner("[", "]").feed("a\ud800")
+    with pytest.raises(eb.InvalidInput, match="chunk 1 of source must be valid Unicode text"):
+        list(eb.finditer(iter(["ok", "\ud800"]), "[", "]"))
 
 
 def test_markers_of_streams_obey_the_card():

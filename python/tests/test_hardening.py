@@ -351,7 +351,7 @@ def test_arguments_follow_one_rule():
     with pytest.raises(eb.UnclosedStartMarker):
         eb.extract_all(pa.array(["[x"]), "[", "]", on_unclosed=None)
     # A bad chunk's message reads as a sentence.
-    with pytest.raises(TypeError, match=r"^chunk 1 of source must be bytes-like, not int$"):
+    with pytest.raises(TypeError, match=r"^chunk 1 of source must be bytes-like or str, not int$"):
         list(eb.finditer([b"[a]", 5], "[", "]"))
 
 

@@ -6,6 +6,8 @@
 //! - [`Scanner`]: the resumable, sans-IO core. Feed it bytes in chunks of any size; it reports
 //!   matches to a [`Sink`] as fragments, holding at most a marker's length of carry-over.
 //!   [`Capped`] adds the card's `max_matches`/`truncated` rule to any sink.
+//! - [`events`]: a match's life as the text arrives (`open`, `text` pieces, `close`), for
+//!   token streams: what is inside a match is seen before its end marker comes.
 //! - [`rows`]: one row at a time under a cap and an unclosed-marker policy, its matches as
 //!   byte ranges: what every host of the engine (Arrow columns, polars, Spark, DuckDB) calls.
 //! - `request` (feature `json`): the card's JSON contract, shared by every front end.
@@ -33,6 +35,7 @@ pub mod card;
 #[cfg(feature = "codec")]
 pub mod codec;
 mod collect;
+pub mod events;
 mod extract;
 #[allow(unsafe_code)]
 mod kernels;

@@ -8,6 +8,9 @@ mod adapters;
 /// The card's JSON contract.
 #[cfg(feature = "json")]
 mod contract;
+/// The events stream against the vectors every binding shares.
+#[cfg(feature = "stream")]
+mod events;
 /// Fast paths against the UTF-16 reference under any chunking.
 mod props;
 /// One test per sentence of the card's semantics.

@@ -12,6 +12,9 @@ right and without overlap, with the semantics of the tool card ``text-extract-be
   async iterable of chunks) with no card limits, yielding `Match` objects, in memory bounded
   by a chunk and ``max_match_bytes``.
 - `Scanner`: the resumable scanner, for callers who own the read loop.
+- `iter_events` / `aiter_events` / `EventScanner`: a match's life as a streamed text (a
+  language model's tokens) arrives: ``"open"``, its content in ``"text"`` pieces as they
+  come, ``"close"``; an `Event` each, nothing of a match held.
 - `extract_all` / `extract_first`: Arrow string columns in (pyarrow, polars, pandas, DuckDB),
   a ``list<string>`` or ``string`` column out; `extract_between.polars` and
   `extract_between.spark` wrap them for those engines.
@@ -32,6 +35,7 @@ from importlib.metadata import version as _distribution_version
 from ._aio import afinditer
 from ._columns import extract_all, extract_first
 from ._errors import ExtractError, InvalidInput, MatchTooLarge, UnclosedStartMarker
+from ._events import aiter_events, iter_events
 from ._findall import findall
 from ._native import (
     DEFAULT_MAX_MATCH_BYTES,
@@ -39,6 +43,8 @@ from ._native import (
     MAX_MARKER_BYTES,
     MAX_MATCHES,
     MAX_TEXT_BYTES,
+    Event,
+    EventScanner,
     Extraction,
     Match,
     MatchIter,
@@ -56,6 +62,8 @@ __all__ = [
     "MAX_MARKER_BYTES",
     "MAX_MATCHES",
     "MAX_TEXT_BYTES",
+    "Event",
+    "EventScanner",
     "ExtractError",
     "Extraction",
     "InvalidInput",
@@ -65,10 +73,12 @@ __all__ = [
     "Scanner",
     "UnclosedStartMarker",
     "afinditer",
+    "aiter_events",
     "extract",
     "extract_all",
     "extract_first",
     "findall",
     "finditer",
+    "iter_events",
     "run_json",
 ]

@@ -9,6 +9,7 @@ from ._native import DEFAULT_MAX_MATCH_BYTES, Match, Scanner
 CHUNK_BYTES = 1 << 16
 
 Buffer = Union[bytes, bytearray, memoryview]
+Chunk = Union[Buffer, str]
 
 
 class AsyncReader(Protocol):
@@ -17,7 +18,7 @@ class AsyncReader(Protocol):
     def read(self, n: int = ..., /) -> Awaitable[Optional[bytes]]: ...
 
 
-AsyncSource = Union[AsyncIterable[Buffer], AsyncReader]
+AsyncSource = Union[AsyncIterable[Chunk], AsyncReader]
 """What `afinditer` reads."""
 
 
@@ -32,9 +33,10 @@ def afinditer(
     same ``max_match_bytes``. The markers and the source's kind are checked when it is
     called, not when iteration starts.
 
-    `source` is an async iterable of bytes chunks (an aiohttp response's
-    ``content.iter_chunked(n)``, an httpx response's ``aiter_bytes()``) or an object with an
-    async ``read(n)`` such as an ``asyncio.StreamReader``.
+    `source` is an async iterable of chunks, bytes (an aiohttp response's
+    ``content.iter_chunked(n)``, an httpx response's ``aiter_bytes()``) or ``str`` (a language
+    model's streamed tokens), or an object with an async ``read(n)`` such as an
+    ``asyncio.StreamReader``.
 
     >>> import asyncio
     >>> async def chunks():
@@ -51,19 +53,13 @@ def afinditer(
     if hasattr(source, "read"):
         return _from_reads(scanner, source)
     raise TypeError(
-        "source must be an async iterable of bytes chunks or have an async read(), "
+        "source must be an async iterable of bytes or str chunks or have an async read(), "
         f"not {type(source).__name__}"
     )
 
 
 async def _from_chunks(scanner: Scanner, source: AsyncIterable[Any]) -> AsyncIterator[Match]:
-    index = 0
     async for chunk in source:
-        if isinstance(chunk, str):
-            raise TypeError(
-                f"chunk {index} of source is a str, not bytes: open files in binary mode ('rb') and give bytes chunks"
-            )
-        index += 1
         for m in scanner.feed(chunk):
             yield m
     for m in scanner.finish():

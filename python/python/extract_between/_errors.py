@@ -14,7 +14,8 @@ class ExtractError(ValueError):
     """An extraction failed. ``byte_offset`` says where in UTF-8 bytes when the input is at
     fault (invalid UTF-8); ``row`` the row of a column (`extract_all`), else None;
     ``matches`` holds the matches a `Scanner` call completed before the error (empty for
-    `extract` and `finditer`, which yield theirs first).
+    `extract` and `finditer`, which yield theirs first), ``events`` the events an
+    `EventScanner` call decided before it (`iter_events` yields them first).
 
     >>> from extract_between import ExtractError, finditer
     >>> list(finditer(b"ok \\xff", "[", "]"))
@@ -30,11 +31,13 @@ class ExtractError(ValueError):
         byte_offset: Optional[int] = None,
         matches: Sequence[Any] = (),
         row: Optional[int] = None,
+        events: Sequence[Any] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
         self.byte_offset = byte_offset
         self.matches = list(matches)
+        self.events = list(events)
         self.row = row
         # Set by the engine wrappers: what `row` counts from, where that is not the column.
         self.batch: Optional[str] = None
@@ -76,8 +79,9 @@ class UnclosedStartMarker(ExtractError):
         matches: Sequence[Any] = (),
         row: Optional[int] = None,
         excerpt: Optional[str] = None,
+        events: Sequence[Any] = (),
     ) -> None:
-        super().__init__(message, byte_offset=byte_offset, matches=matches, row=row)
+        super().__init__(message, byte_offset=byte_offset, matches=matches, row=row, events=events)
         self.offset = offset
         self.excerpt = excerpt
 

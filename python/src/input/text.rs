@@ -5,7 +5,7 @@ use crate::errors;
 use extract_between::Markers;
 use pyo3::exceptions::PyUnicodeEncodeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyMemoryView, PyString};
 
 /// A `str` argument as UTF-8 bytes: `TypeError` for another type, `InvalidInput` naming the
 /// argument for a string holding a lone surrogate (as the card treats `"\ud800"`).
@@ -77,6 +77,45 @@ pub fn text_arg<'py>(
 /// cost). `str.isascii` reads a flag of the string object: it costs a call, not a scan.
 pub fn is_ascii(py: Python<'_>, s: &Bound<'_, PyString>) -> PyResult<bool> {
     s.call_method0(pyo3::intern!(py, "isascii"))?.is_truthy()
+}
+
+/// A chunk fed to a scanner: `bytes` (another buffer copied into one), or a `str`, an ASCII
+/// one read in place and any other encoded (a language model's tokens are `str`).
+pub enum Chunk<'py> {
+    Bytes(Bound<'py, PyBytes>),
+    Ascii(Bound<'py, PyString>),
+}
+
+impl Chunk<'_> {
+    /// The chunk's bytes.
+    pub fn as_bytes(&self) -> PyResult<&[u8]> {
+        match self {
+            Chunk::Bytes(b) => Ok(b.as_bytes()),
+            Chunk::Ascii(s) => Ok(s.to_str()?.as_bytes()),
+        }
+    }
+}
+
+/// A scanner's chunk argument as [`Chunk`]: `TypeError` for what is neither bytes-like nor
+/// `str`, `InvalidInput` naming `name` for a `str` holding a lone surrogate.
+pub fn chunk_arg<'py>(
+    py: Python<'py>,
+    name: &str,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Chunk<'py>> {
+    if let Ok(b) = value.cast::<PyBytes>() {
+        return Ok(Chunk::Bytes(b.clone()));
+    }
+    if let Ok(s) = value.cast::<PyString>() {
+        if is_ascii(py, s)? {
+            return Ok(Chunk::Ascii(s.clone()));
+        }
+        return utf8_arg(py, name, value).map(Chunk::Bytes);
+    }
+    match PyMemoryView::from(value) {
+        Ok(view) => copy_bytes(py, &view).map(Chunk::Bytes),
+        Err(_) => Err(errors::wrong_type(name, "bytes-like or str", value)),
+    }
 }
 
 /// A copy of a buffer's bytes as `bytes`, which the scan can borrow with the GIL released

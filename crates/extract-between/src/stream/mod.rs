@@ -1,5 +1,6 @@
 //! Async adapters (feature `stream`): a [`futures_core::Stream`] of [`Match`]es over any
-//! stream of `Bytes` chunks or any [`tokio::io::AsyncRead`].
+//! stream of `Bytes` chunks or any [`tokio::io::AsyncRead`], and one of the
+//! [`Event`](crate::events::Event)s of a match's life as the chunks arrive ([`events()`]).
 //!
 //! The adapter drives the same [`Scanner`] as everything else. It polls its source only when
 //! it has no match left to hand out, so it reads no further ahead than one chunk
@@ -22,8 +23,10 @@ use futures_core::stream::FusedStream;
 use std::collections::VecDeque;
 
 mod assembly;
+mod events;
 
 pub(crate) use assembly::Assembly;
+pub use events::{EventStream, events};
 
 /// Default `max_match_bytes`: 16 MiB.
 ///
