@@ -172,3 +172,10 @@ def test_a_1_gib_match_streams_through_the_events_form_in_flat_memory():
     assert int(text_bytes) == 1 << 30
     assert kinds == "'close', 'open', 'text'"
     assert hwm < 64 * 1024, f"peak RSS {hwm} KiB"
+
+
+def test_the_model_stream_example_prints_the_answer_alone():
+    example = os.path.join(HERE, "..", "examples", "model_stream.py")
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    out = subprocess.run([sys.executable, example], capture_output=True, encoding="utf-8", env=env, check=True, timeout=60)
+    assert out.stdout == "answer: The capital of Australia is Canberra. 🇦🇺\n"
