@@ -204,7 +204,7 @@ impl EventScanner {
     /// >>> s.finish()
     /// Traceback (most recent call last):
     ///     ...
-    /// extract_between._errors.UnclosedStartMarker: unclosed start marker at UTF-16 offset 0 (byte offset 0)
+    /// extract_between.UnclosedStartMarker: unclosed start marker at UTF-16 offset 0 (byte offset 0)
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         self.check("finish")?;
         let result = batch::scan(py, &mut self.scanner, &mut self.sink, None);

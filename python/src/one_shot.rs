@@ -89,7 +89,7 @@ thread_local! {
 /// >>> extract("a 😀[b", "[", "]")
 /// Traceback (most recent call last):
 ///     ...
-/// extract_between._errors.UnclosedStartMarker: unclosed start marker at UTF-16 offset 4 (byte offset 6)
+/// extract_between.UnclosedStartMarker: unclosed start marker at UTF-16 offset 4 (byte offset 6)
 #[pyfunction]
 #[pyo3(
     signature = (text, start, end, max_matches = Given::Absent),

@@ -91,7 +91,7 @@ impl Scanner {
     /// >>> s.finish()
     /// Traceback (most recent call last):
     ///     ...
-    /// extract_between._errors.UnclosedStartMarker: unclosed start marker at UTF-16 offset 4 (byte offset 4)
+    /// extract_between.UnclosedStartMarker: unclosed start marker at UTF-16 offset 4 (byte offset 4)
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         self.check_scanning("finish")?;
         let result = batch::run(py, &mut self.scanner, &mut self.batch, None);

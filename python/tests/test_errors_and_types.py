@@ -170,3 +170,15 @@ def test_a_row_that_is_not_utf8_names_its_row_and_offset():
         eb.extract_all(column, "[", "]")
     assert str(e.value) == 'row 1: invalid UTF-8 at byte offset 3; the row begins "ok "'
     assert (e.value.row, e.value.byte_offset) == (1, 3)
+
+
+def test_the_errors_are_named_by_the_public_module():
+    import traceback
+
+    for cls in (eb.ExtractError, eb.UnclosedStartMarker, eb.MatchTooLarge, eb.InvalidInput):
+        assert cls.__module__ == "extract_between", cls
+    try:
+        eb.extract("[a", "[", "]")
+    except eb.UnclosedStartMarker as e:
+        line = traceback.format_exception_only(type(e), e)[-1]
+    assert line.startswith("extract_between.UnclosedStartMarker: unclosed start marker"), line

@@ -21,7 +21,7 @@ class ExtractError(ValueError):
     >>> list(finditer(b"ok \\xff", "[", "]"))
     Traceback (most recent call last):
         ...
-    extract_between._errors.ExtractError: invalid UTF-8 at byte offset 3
+    extract_between.ExtractError: invalid UTF-8 at byte offset 3
     """
 
     def __init__(
@@ -143,3 +143,8 @@ def _rebuild(cls: type, message: str, state: dict) -> ExtractError:
     ValueError.__init__(error, message)
     error.__dict__.update(state)
     return error
+
+
+# Tracebacks and reprs name the public module, where users import the classes from.
+for _error in (ExtractError, UnclosedStartMarker, MatchTooLarge, InvalidInput):
+    _error.__module__ = "extract_between"
