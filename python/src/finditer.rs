@@ -388,6 +388,8 @@ impl MatchIter {
 /// ['x', 'y']
 #[pyfunction]
 #[pyo3(signature = (source, start, end, *, max_match_bytes = Given::Absent))]
+// The default as inspect.signature shows it (the `Given::Absent` sentinel would read `...`).
+#[pyo3(text_signature = "(source, start, end, *, max_match_bytes=16777216)")]
 pub fn finditer(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,

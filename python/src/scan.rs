@@ -46,6 +46,8 @@ pub struct Scanner {
 impl Scanner {
     #[new]
     #[pyo3(signature = (start, end, *, max_match_bytes = Given::Absent))]
+    // The default as inspect.signature shows it, not the sentinel.
+    #[pyo3(text_signature = "(start, end, *, max_match_bytes=16777216)")]
     fn new(
         py: Python<'_>,
         start: &Bound<'_, PyAny>,

@@ -182,3 +182,12 @@ def test_the_errors_are_named_by_the_public_module():
     except eb.UnclosedStartMarker as e:
         line = traceback.format_exception_only(type(e), e)[-1]
     assert line.startswith("extract_between.UnclosedStartMarker: unclosed start marker"), line
+
+
+def test_signatures_show_the_real_defaults():
+    import inspect
+
+    for f in (eb.finditer, eb.Scanner, eb.findall, eb.afinditer):
+        default = inspect.signature(f).parameters["max_match_bytes"].default
+        assert default == eb.DEFAULT_MAX_MATCH_BYTES, (f, default)
+    assert inspect.signature(eb.extract).parameters["max_matches"].default == eb.DEFAULT_MAX_MATCHES
