@@ -106,6 +106,13 @@ impl Source {
                 buffer: PyByteArray::new(py, &vec![0; CHUNK_BYTES]).unbind(),
             });
         }
+        if source.hasattr("__fspath__")? {
+            // A `pathlib.Path`: the file is what was meant, not the path's text.
+            return Err(PyTypeError::new_err(format!(
+                "source is a path ({}), not a file: give the open file, finditer(open(path, \"rb\"), ...)",
+                source.repr()?
+            )));
+        }
         match source.try_iter() {
             Ok(iter) => Ok(Source::Chunks {
                 iter: iter.unbind(),

@@ -191,3 +191,18 @@ def test_signatures_show_the_real_defaults():
         default = inspect.signature(f).parameters["max_match_bytes"].default
         assert default == eb.DEFAULT_MAX_MATCH_BYTES, (f, default)
     assert inspect.signature(eb.extract).parameters["max_matches"].default == eb.DEFAULT_MAX_MATCHES
+
+
+def test_bytes_markers_are_taken_as_utf8_as_re_takes_bytes_patterns():
+    assert eb.findall(b"a[x]b[\xc3\xa9]", b"[", b"]") == ["x", "é"]
+    assert [m.text for m in eb.finditer(b"<b>1</b>", b"<b>", "</b>")] == ["1"]
+    assert [e.kind for e in eb.iter_events([b"[a]"], b"[", b"]")] == ["open", "text", "close"]
+    with pytest.raises(eb.InvalidInput, match="start is not valid UTF-8"):
+        eb.findall(b"x", b"\xff", b"]")
+
+
+def test_a_path_gets_a_hint_to_open_it():
+    import pathlib
+
+    with pytest.raises(TypeError, match=r"source is a path \(.*\), not a file: give the open file"):
+        eb.finditer(pathlib.Path("dump.html"), "<t>", "</t>")

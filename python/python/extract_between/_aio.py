@@ -24,8 +24,8 @@ AsyncSource = Union[AsyncIterable[Chunk], AsyncReader]
 
 def afinditer(
     source: AsyncSource,
-    start: str,
-    end: str,
+    start: Union[str, bytes],
+    end: Union[str, bytes],
     *,
     max_match_bytes: Optional[int] = DEFAULT_MAX_MATCH_BYTES,
 ) -> AsyncIterator[Match]:

@@ -12,7 +12,7 @@ Chunk = Union[str, bytes, bytearray, memoryview]
 """One piece of a streamed text: a ``str`` token, or bytes cut anywhere."""
 
 
-def iter_events(source: Union[Chunk, Iterable[Chunk]], start: str, end: str) -> Iterator[Event]:
+def iter_events(source: Union[Chunk, Iterable[Chunk]], start: Union[str, bytes], end: Union[str, bytes]) -> Iterator[Event]:
     """The events of every match in `source` (an iterable of ``str`` or bytes chunks: a
     language model's streamed tokens, a socket's reads; or one ``str`` or bytes), each as soon
     as the chunk that decides it has been read: ``"open"`` at a start marker, ``"text"`` for
@@ -42,7 +42,7 @@ def _events(scanner: EventScanner, chunks: Iterable[Chunk]) -> Iterator[Event]:
     yield from last
 
 
-def aiter_events(source: AsyncIterable[Chunk], start: str, end: str) -> AsyncIterator[Event]:
+def aiter_events(source: AsyncIterable[Chunk], start: Union[str, bytes], end: Union[str, bytes]) -> AsyncIterator[Event]:
     """`iter_events` over an async iterable of chunks (an OpenAI or Anthropic SDK's streamed
     response's text deltas, an httpx response's ``aiter_text()``).
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, List, Optional, Union
 
 from . import _native
 from ._errors import ExtractError
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ._native import _Source as Source
 
 
-def findall(source: Source, start: str, end: str, *, max_match_bytes: Optional[int] = DEFAULT_MAX_MATCH_BYTES) -> List[str]:
+def findall(source: Source, start: Union[str, bytes], end: Union[str, bytes], *, max_match_bytes: Optional[int] = DEFAULT_MAX_MATCH_BYTES) -> List[str]:
     """Every match of `source`, in order, as a list of `str`: what a ``re.findall`` user
     reaches for, with the card's semantics and none of its limits or cap (as `finditer`).
 

@@ -137,14 +137,27 @@ pub fn as_str<'b>(py: Python<'_>, name: &str, bytes: &'b Bound<'_, PyBytes>) -> 
         .map_err(|e| errors::invalid_input(py, name, &format!("{name} is not valid UTF-8: {e}")))
 }
 
-/// The marker pair of every entry point: two `str` within the card's limits.
+/// A marker: a `str` as UTF-8, or `bytes` as they are (checked as UTF-8 by [`markers`]).
+fn marker_arg<'py>(
+    py: Python<'py>,
+    name: &str,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    match value.cast::<PyBytes>() {
+        Ok(bytes) => Ok(bytes.clone()),
+        Err(_) => utf8_arg(py, name, value),
+    }
+}
+
+/// The marker pair of every entry point: two `str` (or UTF-8 `bytes`, as `re` takes bytes
+/// patterns) within the card's limits.
 pub fn markers(
     py: Python<'_>,
     start: &Bound<'_, PyAny>,
     end: &Bound<'_, PyAny>,
 ) -> PyResult<Markers> {
-    let start = utf8_arg(py, "start", start)?;
-    let end = utf8_arg(py, "end", end)?;
+    let start = marker_arg(py, "start", start)?;
+    let end = marker_arg(py, "end", end)?;
     Markers::new(as_str(py, "start", &start)?, as_str(py, "end", &end)?)
         .map_err(|e| errors::marker(py, &e))
 }
