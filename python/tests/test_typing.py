@@ -27,6 +27,8 @@ texts: list[str] = [m.text for m in eb.finditer(io.BytesIO(b"[a]"), "[", "]")]
 more: list[str] = [m.text for m in eb.finditer([b"[a]", bytearray(b"[b]")], "[", "]", max_match_bytes=None)]
 found: list[str] = eb.extract("[a]", "[", "]", 5).matches
 n: Optional[int] = eb.UnclosedStartMarker("message alone").offset
+from extract_between.polars import extract_all as pl_all, extract_first as pl_first
+frame: pl.DataFrame = pl.DataFrame({"t": ["[a]"]}).select(pl_all("t", "[", "]", max_matches=2), pl_first(pl.col("t"), "[", "]").alias("f"))
 """
 
 MISTAKES = {
@@ -36,6 +38,7 @@ MISTAKES = {
     "a number as a source": 'eb.finditer(12345, "[", "]")',
     "a marker that is not a str": 'eb.extract("[a]", 1, "]")',
     "max_matches as a str": 'eb.extract("[a]", "[", "]", "5")',
+    "a polars function given a number as its column": 'import extract_between.polars as ebp; ebp.extract_all(5, "[", "]")',
 }
 
 

@@ -17,12 +17,20 @@ text. Markers and options are checked when the expression is built.
 [['A'], ['B', 'C'], None]
 >>> df.select(pl.col("html").extract_between.first("<title>", "</title>"))["html"].to_list()
 ['A', 'B', None]
+
+The same as functions, which type-check under ``mypy --strict`` (polars' namespaces are
+registered at run time, so a type checker cannot see ``.extract_between``): `extract_all`
+and `extract_first` take a column name or an expression.
+
+>>> from extract_between.polars import extract_all, extract_first
+>>> df.select(extract_first("html", "<title>", "</title>"))["html"].to_list()
+['A', 'B', None]
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Union
 
 import polars as pl
 from polars.plugins import register_plugin_function
@@ -44,6 +52,45 @@ def _plugin(expr: pl.Expr, function: str, options: Dict[str, Any]) -> pl.Expr:
     )
 
 
+def _expr(column: Union[str, pl.Expr]) -> pl.Expr:
+    return pl.col(column) if isinstance(column, str) else column
+
+
+def extract_all(
+    column: Union[str, pl.Expr],
+    start: str,
+    end: str,
+    *,
+    max_matches: Optional[int] = None,
+    on_unclosed: OnUnclosed = "raise",
+) -> pl.Expr:
+    """Every match of each row of `column` (a name or an expression), a ``list[str]``
+    expression: ``pl.col(column).extract_between.all(...)`` as a typed function. The markers
+    and options are checked here, when the expression is built.
+
+    >>> import polars as pl
+    >>> pl.DataFrame({"t": ["[a][b]"]}).select(extract_all("t", "[", "]", max_matches=1))["t"].to_list()
+    [['a']]
+    """
+    _native._check_column_options(start, end, max_matches, on_unclosed)
+    options = {"start": start, "end": end, "max_matches": max_matches, "on_unclosed": on_unclosed}
+    return _plugin(_expr(column), "extract_all", options)
+
+
+def extract_first(
+    column: Union[str, pl.Expr], start: str, end: str, *, on_unclosed: OnUnclosed = "raise"
+) -> pl.Expr:
+    """Each row's first match of `column` (a name or an expression), a ``str`` expression:
+    ``pl.col(column).extract_between.first(...)`` as a typed function.
+
+    >>> import polars as pl
+    >>> pl.DataFrame({"t": ["x<b>1</b>", None]}).select(extract_first(pl.col("t"), "<b>", "</b>"))["t"].to_list()
+    ['1', None]
+    """
+    _native._check_column_options(start, end, None, on_unclosed)
+    return _plugin(_expr(column), "extract_first", {"start": start, "end": end, "on_unclosed": on_unclosed})
+
+
 @pl.api.register_expr_namespace("extract_between")
 class ExtractBetweenExpr:
     """``pl.col(...).extract_between``: `all` and `first`."""
@@ -54,15 +101,12 @@ class ExtractBetweenExpr:
     def all(self, start: str, end: str, *, max_matches: Optional[int] = None, on_unclosed: OnUnclosed = "raise") -> pl.Expr:
         """Every match of each row, a ``list[str]`` column (see `extract_all`). The markers
         and options are checked here, when the expression is built."""
-        _native._check_column_options(start, end, max_matches, on_unclosed)
-        options = {"start": start, "end": end, "max_matches": max_matches, "on_unclosed": on_unclosed}
-        return _plugin(self._expr, "extract_all", options)
+        return extract_all(self._expr, start, end, max_matches=max_matches, on_unclosed=on_unclosed)
 
     def first(self, start: str, end: str, *, on_unclosed: OnUnclosed = "raise") -> pl.Expr:
         """Each row's first match, a ``str`` column (see `extract_first`). The markers and
         options are checked here, when the expression is built."""
-        _native._check_column_options(start, end, None, on_unclosed)
-        return _plugin(self._expr, "extract_first", {"start": start, "end": end, "on_unclosed": on_unclosed})
+        return extract_first(self._expr, start, end, on_unclosed=on_unclosed)
 
 
 # The name a series is given while its expression runs.
@@ -92,16 +136,12 @@ class ExtractBetweenSeries:
     def all(self, start: str, end: str, *, max_matches: Optional[int] = None, on_unclosed: OnUnclosed = "raise") -> pl.Series:
         """Every match of each row, a ``list[str]`` series."""
         _strings(self._series)
-        expr = pl.col(_PLAIN).extract_between.all(  # type: ignore[attr-defined]
-            start, end, max_matches=max_matches, on_unclosed=on_unclosed
-        )
-        return self._run(expr)
+        return self._run(extract_all(_PLAIN, start, end, max_matches=max_matches, on_unclosed=on_unclosed))
 
     def first(self, start: str, end: str, *, on_unclosed: OnUnclosed = "raise") -> pl.Series:
         """Each row's first match, a ``str`` series."""
         _strings(self._series)
-        expr = pl.col(_PLAIN).extract_between.first(start, end, on_unclosed=on_unclosed)  # type: ignore[attr-defined]
-        return self._run(expr)
+        return self._run(extract_first(_PLAIN, start, end, on_unclosed=on_unclosed))
 
     def _run(self, expr: pl.Expr) -> pl.Series:
         # Under a plain name, then its own again: ``pl.col`` reads a name such as ``^h$`` as a
