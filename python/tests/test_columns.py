@@ -130,3 +130,13 @@ def test_a_pandas_column_without_the_capsule_interface_goes_through_its_arrow_ar
                 return pa.array(["<b>p</b>", None])
 
     assert pa.array(eb.extract_all(OldSeries(), "<b>", "</b>")).to_pylist() == [["p"], None]
+
+
+def test_the_readme_ways_into_pyarrow_polars_and_pandas():
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    answer = eb.extract_all(pa.array(["[a][b]", None]), "[", "]")
+    assert pa.array(answer).to_pylist() == [["a", "b"], None]
+    assert pl.Series(answer).to_list() == [["a", "b"], None]
+    series = pa.array(answer).to_pandas(types_mapper=pd.ArrowDtype)
+    assert isinstance(series, pd.Series) and len(series) == 2 and series[0] == ["a", "b"]
