@@ -50,3 +50,11 @@ def test_the_license_is_an_spdx_expression_with_its_texts_in_the_dist_info() -> 
 )
 def test_classifiers_an_index_filters_on(classifier: str) -> None:
     assert classifier in importlib.metadata.metadata("extract-between").get_all("Classifier")
+
+
+def test_the_pypi_page_has_no_link_that_only_works_in_the_repository():
+    readme = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+    text = re.sub(r"```.*?```", "", readme.read_text(encoding="utf-8"), flags=re.S)
+    relative = [t for t in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"^[a-z][a-z0-9+.-]*:", t) and not t.startswith("#")]
+    assert relative == [], f"python/README.md is the PyPI page: make these links absolute: {relative}"
+    assert './python[' not in text, "PyPI readers install by the package's name"
