@@ -36,6 +36,12 @@ fn stream_endpoint_errors_come_after_earlier_matches() {
     assert_eq!(lines[0]["match"], "a");
     assert_eq!(lines[1]["error"]["code"], "unclosed_start_marker");
     assert_eq!(lines[1]["error"]["offset"], 4);
+    // The execute route's envelope, keys in its order.
+    let raw = request(&server, "POST", &path, &[], b"[a] [b").text();
+    assert!(
+        raw.ends_with("{\"error\":{\"code\":\"unclosed_start_marker\",\"message\":\"unclosed start marker\",\"offset\":4,\"byte_offset\":4}}\n"),
+        "{raw}"
+    );
     let lines = ndjson(&request(&server, "POST", &path, &[], b"[a] \xff [b]").body);
     assert_eq!(lines[0]["match"], "a");
     assert_eq!(lines[1]["error"]["code"], "invalid_utf8");

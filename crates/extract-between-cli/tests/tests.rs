@@ -12,6 +12,7 @@ mod cli_conventions;
 mod cli_descriptors;
 mod cli_memory;
 mod cli_tree;
+mod cors;
 mod error_schema;
 mod haproxy;
 mod hardening;

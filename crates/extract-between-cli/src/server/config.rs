@@ -133,6 +133,18 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub allow_origin: Vec<String>,
+    /// Origins (as `https://app.example`) whose browser pages may call the HTTP routes: CORS
+    /// preflights are answered and the answers made readable to them. Repeat or separate
+    /// with commas; `*` allows any. Off by default (no CORS header is sent). `/mcp` keeps its
+    /// own Origin check (`--allow-origin`).
+    #[arg(
+        long,
+        env = "EXTRACT_BETWEEN_CORS_ORIGIN",
+        value_name = "ORIGIN",
+        value_delimiter = ',',
+        value_parser = cors_origin
+    )]
+    pub cors_origin: Vec<String>,
     /// Hosts (as `mcp.example` or `mcp.example:8080`) that `/mcp` answers beside the
     /// loopback names when the service listens on loopback; repeat or separate with commas;
     /// `*` allows any. Another `Host` gets 403 (DNS-rebinding protection).
@@ -176,6 +188,7 @@ impl Default for ServeArgs {
             auth_token_file: None,
             auth_token: None,
             allow_origin: Vec::new(),
+            cors_origin: Vec::new(),
             allow_host: Vec::new(),
             metrics_listen: None,
             log_format: LogFormat::Text,
@@ -211,6 +224,8 @@ pub(super) struct ServerConfig {
     pub(super) auth_token_file: Option<PathBuf>,
     pub(super) auth_token: Option<Secret>,
     pub(super) allow_origin: Vec<String>,
+    /// Origins CORS answers (`*`: any); empty: no CORS.
+    pub(super) cors_origin: Vec<String>,
     /// `Host`s `/mcp` answers beside loopback ones, checked only when `loopback` is set.
     pub(super) allow_host: Vec<String>,
     /// The service listens on a loopback address alone.
@@ -245,9 +260,35 @@ impl ServerConfig {
             auth_token_file: args.auth_token_file,
             auth_token: args.auth_token,
             allow_origin: args.allow_origin,
+            cors_origin: args.cors_origin,
             allow_host: args.allow_host,
             metrics_listen: args.metrics_listen,
         }
+    }
+}
+
+/// `--cors-origin`'s value: `*`, or an origin as a browser sends it, `scheme://host[:port]`
+/// (`http` or `https`, no path).
+fn cors_origin(value: &str) -> Result<String, String> {
+    let why = || {
+        format!(
+            "{value:?} is not an origin: write it as a browser sends it, scheme://host[:port] (https://app.example), or * for any"
+        )
+    };
+    if value == "*" {
+        return Ok(value.to_owned());
+    }
+    let uri: axum::http::Uri = value.parse().map_err(|_| why())?;
+    let web = matches!(uri.scheme_str(), Some("http" | "https"));
+    // `Uri` reads a missing path as "/": the text itself must end at the authority.
+    let bare = uri.path() == "/"
+        && uri.query().is_none()
+        && !value.ends_with('/')
+        && uri.authority().is_some_and(|a| !a.as_str().contains('@'));
+    if web && bare && axum::http::HeaderValue::from_str(value).is_ok() {
+        Ok(value.to_owned())
+    } else {
+        Err(why())
     }
 }
 

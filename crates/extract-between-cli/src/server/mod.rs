@@ -34,6 +34,7 @@ mod auth;
 mod body;
 mod config;
 mod conn;
+mod cors;
 mod edge;
 mod error;
 mod execute;

@@ -21,7 +21,8 @@ use std::sync::atomic::Ordering;
 /// probes sit outside every admission limit and need no token, so they answer while each
 /// tool slot is taken.
 pub(super) fn router(state: AppState) -> Router {
-    Router::new()
+    let cors = super::cors::layer(&state.config.cors_origin);
+    let routes = Router::new()
         .route(EXECUTE_PATH, post(execute::execute))
         .route(
             STREAM_PATH,
@@ -38,7 +39,13 @@ pub(super) fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state.clone())
-        .layer(axum::middleware::from_fn_with_state(state, edge::edge))
+        .layer(axum::middleware::from_fn_with_state(state, edge::edge));
+    // Outermost: a preflight is answered before the edge asks for a token, and every answer,
+    // an error too, is readable to the page that asked.
+    match cors {
+        Some(cors) => routes.layer(cors),
+        None => routes,
+    }
 }
 
 async fn not_found() -> ApiError {

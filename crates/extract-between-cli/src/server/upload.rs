@@ -322,22 +322,50 @@ where
     }
 }
 
+/// The stream's last line on an error: the execute route's envelope, its keys in the same
+/// order (`code`, `message`, `offset`, `byte_offset`).
+#[derive(serde::Serialize)]
+struct ErrorLine<'a> {
+    error: ErrorBody<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct ErrorBody<'a> {
+    code: &'a str,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    byte_offset: Option<u64>,
+}
+
 fn stream_error_line(e: &StreamError<UploadError>) -> String {
-    let value = match e {
-        StreamError::Scan(ScanError::Unclosed { marker }) => serde_json::json!({"error": {
-            "code": "unclosed_start_marker", "message": "unclosed start marker",
-            "offset": marker.utf16, "byte_offset": marker.byte}}),
-        StreamError::Scan(ScanError::InvalidUtf8 { offset, .. }) => serde_json::json!({"error": {
-            "code": "invalid_utf8", "message": e.to_string(), "byte_offset": offset, "offset": offset}}),
-        StreamError::MatchTooLarge { start, .. } => serde_json::json!({"error": {
-            "code": "match_too_large", "message": e.to_string(),
-            "offset": start.utf16, "byte_offset": start.byte}}),
-        StreamError::Upstream(UploadError::Idle(_)) => serde_json::json!({"error": {
-            "code": "request_timeout", "message": e.to_string()}}),
-        StreamError::Upstream(UploadError::Read(_)) => serde_json::json!({"error": {
-            "code": "body_error", "message": e.to_string()}}),
-        StreamError::Upstream(UploadError::ShuttingDown) => serde_json::json!({"error": {
-            "code": "shutting_down", "message": e.to_string()}}),
+    let (code, offsets) = match e {
+        StreamError::Scan(ScanError::Unclosed { marker }) => {
+            ("unclosed_start_marker", Some((marker.utf16, marker.byte)))
+        }
+        // Invalid UTF-8 has no UTF-16 position: the byte offset stands for both.
+        StreamError::Scan(ScanError::InvalidUtf8 { offset, .. }) => {
+            ("invalid_utf8", Some((*offset, *offset)))
+        }
+        StreamError::MatchTooLarge { start, .. } => {
+            ("match_too_large", Some((start.utf16, start.byte)))
+        }
+        StreamError::Upstream(UploadError::Idle(_)) => ("request_timeout", None),
+        StreamError::Upstream(UploadError::Read(_)) => ("body_error", None),
+        StreamError::Upstream(UploadError::ShuttingDown) => ("shutting_down", None),
     };
-    value.to_string()
+    let message = match e {
+        StreamError::Scan(ScanError::Unclosed { .. }) => "unclosed start marker".to_owned(),
+        _ => e.to_string(),
+    };
+    let line = ErrorLine {
+        error: ErrorBody {
+            code,
+            message,
+            offset: offsets.map(|o| o.0),
+            byte_offset: offsets.map(|o| o.1),
+        },
+    };
+    serde_json::to_string(&line).unwrap_or_default()
 }
