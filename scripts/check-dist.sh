@@ -152,6 +152,9 @@ dpkg-deb -x "$deb" "$root"
   fail "the packaged binary does not extract"
 MANPAGER=cat MANWIDTH=80 man -l "$root/usr/share/man/man1/extract-between.1.gz" >"$scratch/man.txt" 2>/dev/null
 grep -q -- '--max-matches' "$scratch/man.txt" || fail "the man page does not render with man -l"
+# A page per subcommand: serve's names each option's variable.
+MANPAGER=cat MANWIDTH=80 man -l "$root/usr/share/man/man1/extract-between-serve.1.gz" >"$scratch/man-serve.txt" 2>/dev/null
+grep -q 'EXTRACT_BETWEEN_LISTEN' "$scratch/man-serve.txt" || fail "the .deb has no extract-between-serve(1) naming the variables"
 bash -c "source '$root/usr/share/bash-completion/completions/extract-between' && complete -p extract-between" >/dev/null ||
   fail "the bash completion does not load"
 if command -v zsh >/dev/null 2>&1; then zsh -n "$root/usr/share/zsh/vendor-completions/_extract-between"; fi

@@ -116,6 +116,10 @@ cli() {
   assets="$target_dir/dist/dist-assets"
   mkdir -p "$assets"
   "$bin" man | gzip -9n >"$assets/extract-between.1.gz"
+  local sub
+  for sub in tool card mcp serve completions man; do
+    "$bin" man "$sub" | gzip -9n >"$assets/extract-between-$sub.1.gz"
+  done
   "$bin" completions bash >"$assets/extract-between.bash"
   "$bin" completions zsh >"$assets/_extract-between"
   "$bin" completions fish >"$assets/extract-between.fish"
@@ -140,7 +144,7 @@ archive() {
   rm -rf "$stage"
   mkdir -p "$stage/complete"
   cp "$bin" LICENSE-MIT LICENSE-APACHE crates/extract-between-cli/README.md "$stage/"
-  cp "$assets/extract-between.1.gz" "$stage/"
+  cp "$assets"/extract-between*.1.gz "$stage/"
   cp "$assets"/extract-between.bash "$assets"/_extract-between "$assets"/extract-between.fish \
     "$assets"/_extract-between.ps1 "$stage/complete/"
   case "$host" in

@@ -320,3 +320,47 @@ fn usage_after_an_error_is_the_usage_of_help() {
         assert_eq!(usage(&out, &out.stderr), wanted, "{args:?}");
     }
 }
+
+/// A man page for each subcommand (`extract-between-serve(1)` names every option's
+/// variable), and the main page's EXAMPLES, EXIT STATUS and ENVIRONMENT in place of clap's
+/// "EXTRA".
+#[test]
+fn a_man_page_for_each_subcommand_and_the_sections_a_reader_looks_for() {
+    let page = |args: &[&str]| {
+        let out = Command::new(BIN).arg("man").args(args).output().unwrap();
+        assert!(out.status.success(), "man {args:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let main = page(&[]);
+    for section in [
+        ".SH EXAMPLES",
+        ".SH \"EXIT STATUS\"",
+        ".SH ENVIRONMENT",
+        ".SH \"SEE ALSO\"",
+    ] {
+        assert!(main.contains(section), "{section} missing");
+    }
+    assert!(!main.contains(".SH EXTRA"), "{main}");
+    for sub in ["tool", "card", "mcp", "serve", "completions", "man"] {
+        let text = page(&[sub]);
+        assert!(
+            text.contains(&format!(".TH extract-between-{sub} 1")),
+            "{sub}: {text}"
+        );
+        assert!(
+            main.contains(&format!("extract\\-between\\-{sub}(1)")),
+            "SEE ALSO lacks {sub}"
+        );
+    }
+    let serve = page(&["serve"]);
+    for needle in [
+        "EXTRACT_BETWEEN_LISTEN",
+        "EXTRACT_BETWEEN_CORS_ORIGIN",
+        "cors\\-origin",
+    ] {
+        assert!(serve.contains(needle), "serve's page lacks {needle}");
+    }
+    let out = Command::new(BIN).args(["man", "bogus"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no subcommand \"bogus\""));
+}

@@ -10,25 +10,37 @@ use std::path::PathBuf;
 const USAGE: &str = "extract-between [OPTIONS] --start <START> --end <END> [PATH]...
        extract-between <COMMAND>";
 
-const AFTER_HELP: &str = "\
-Examples:
-  extract-between -s '<title>' -e '</title>' page.html
-  extract-between -s '<title>' -e '</title>' site/          # a tree, as ripgrep walks it
-  extract-between -l -s '<title>' -e '</title>' -g '*.html' site/
-  curl -s https://example.com | extract-between -s '[' -e ']' --max-matches 10
-  extract-between -s '\"' -e '\"' --json-lines notes.txt
-  extract-between -c -s '<title>' -e '</title>' *.html
-  extract-between -q -s '<title>' -e '</title>' page.html && echo has a title
-  echo '{\"text\":\"pre[one]mid[two]post\",\"start\":\"[\",\"end\":\"]\"}' | extract-between tool
-  extract-between serve --listen 127.0.0.1:8080
+/// Commands a user would type, for `--help` and the man page's EXAMPLES.
+pub(super) const EXAMPLES: &[&str] = &[
+    "extract-between -s '<title>' -e '</title>' page.html",
+    "extract-between -s '<title>' -e '</title>' site/          # a tree, as ripgrep walks it",
+    "extract-between -l -s '<title>' -e '</title>' -g '*.html' site/",
+    "curl -s https://example.com | extract-between -s '[' -e ']' --max-matches 10",
+    "extract-between -s '\"' -e '\"' --json-lines notes.txt",
+    "extract-between -c -s '<title>' -e '</title>' *.html",
+    "extract-between -q -s '<title>' -e '</title>' page.html && echo has a title",
+    "echo '{\"text\":\"pre[one]mid[two]post\",\"start\":\"[\",\"end\":\"]\"}' | extract-between tool",
+    "extract-between serve --listen 127.0.0.1:8080",
+];
 
+/// How the flags relate to ripgrep's, for `--help` and the man page.
+pub(super) const NOTES: &str = "\
 -0 ends each match with NUL (matches may hold newlines); ripgrep's -0 ends file names
 with NUL instead, which -0 also does here with -l. Tree flags mean what they mean in
 ripgrep: -L follows symbolic links (GNU grep's -L lists files without a match), -g is a
-glob, -j the number of threads.
+glob, -j the number of threads.";
 
-Exit status: 0 when at least one match was printed, 1 when none, 2 when any input failed
+/// The exit status, for `--help` and the man page's EXIT STATUS.
+pub(super) const EXIT_STATUS: &str = "0 when at least one match was printed, 1 when none, 2 when any input failed \
 (every other input is still searched).";
+
+fn after_help() -> String {
+    let examples: Vec<String> = EXAMPLES.iter().map(|e| format!("  {e}")).collect();
+    format!(
+        "Examples:\n{}\n\n{NOTES}\n\nExit status: {EXIT_STATUS}",
+        examples.join("\n")
+    )
+}
 
 /// Extract the exact text between a literal start marker and a literal end marker.
 ///
@@ -42,7 +54,7 @@ Exit status: 0 when at least one match was printed, 1 when none, 2 when any inpu
 #[derive(Debug, Parser)]
 // `long_about = None`: clap would otherwise print this rustdoc (code block and all) as
 // `--help`'s description.
-#[command(name = "extract-between", version, about, long_about = None, after_help = AFTER_HELP)]
+#[command(name = "extract-between", version, about, long_about = None, after_help = after_help())]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 // One usage line everywhere: clap's usage after an error writes the paths given as
 // `<PATH>...`, where --help writes `[PATH]...` (the paths are optional).
@@ -72,7 +84,7 @@ pub(super) enum Command {
     /// exits when stdin closes.
     Mcp,
     /// Run the HTTP service.
-    Serve(crate::server::ServeArgs),
+    Serve(Box<crate::server::ServeArgs>),
     /// Print a completion script for SHELL (bash, zsh, fish, powershell, elvish).
     ///
     /// bash: `extract-between completions bash > /etc/bash_completion.d/extract-between`
@@ -81,8 +93,13 @@ pub(super) enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff): `extract-between man | man -l -`.
-    Man,
+    /// Print a man page (roff): `extract-between man | man -l -`; with a subcommand's name,
+    /// its own page (`extract-between man serve`).
+    Man {
+        /// The subcommand whose page to print (tool, card, mcp, serve, completions, man).
+        #[arg(value_name = "SUBCOMMAND")]
+        page: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]

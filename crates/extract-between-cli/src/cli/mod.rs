@@ -64,9 +64,9 @@ pub fn main() -> ExitCode {
             Err(reported) => reported.into(),
         },
         Some(Command::Mcp) => mcp(),
-        Some(Command::Serve(args)) => crate::server::main(args),
+        Some(Command::Serve(args)) => crate::server::main(*args),
         Some(Command::Completions { shell }) => generate::completions(shell),
-        Some(Command::Man) => generate::man(),
+        Some(Command::Man { page }) => generate::man(page.as_deref()),
         None => stream(cli.stream),
     }
 }
