@@ -57,6 +57,7 @@ enum Piece<'py> {
 impl Source {
     fn classify(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Source> {
         if let Ok(text) = source.cast::<PyString>() {
+            names_a_file(py, text)?;
             if input::is_ascii(py, text)? {
                 return Ok(Source::Ascii {
                     text: text.clone().unbind(),
@@ -241,6 +242,32 @@ impl Source {
             },
         }
     }
+}
+
+/// Warns when a `str` source is a short line that names an existing file: the text is
+/// scanned as given, and `finditer("dump.html", ...)` most often meant the file.
+fn names_a_file(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<()> {
+    const LONGEST_PATH: usize = 4096;
+    let Ok(s) = text.to_str() else {
+        return Ok(());
+    };
+    if s.is_empty() || s.len() > LONGEST_PATH || s.contains('\n') {
+        return Ok(());
+    }
+    let is_file = py.import("os.path")?.call_method1("isfile", (text,))?;
+    if is_file.is_truthy()? {
+        let message = format!(
+            "source is the text {s:?}, which names a file: the text is what is scanned; to scan the file, give open({s:?}, \"rb\")"
+        );
+        let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+        PyErr::warn(
+            py,
+            &category,
+            &std::ffi::CString::new(message).unwrap_or_default(),
+            1,
+        )?;
+    }
+    Ok(())
 }
 
 /// The error for a source that answered `None`: a non-blocking stream with no data now.

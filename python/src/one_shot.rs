@@ -116,7 +116,16 @@ pub fn extract(
             len: text.len(),
             limit: MAX_TEXT_BYTES,
         };
-        return Err(errors::invalid_input(py, "text", &e.to_string()));
+        let error = errors::invalid_input(py, "text", &e.to_string());
+        // The message stays the card's; the way out is a note (shown from Python 3.11).
+        let value = error.value(py);
+        if value.hasattr("add_note")? {
+            value.call_method1(
+                "add_note",
+                ("findall and finditer take a text of any size, with no cap",),
+            )?;
+        }
+        return Err(error);
     }
     let mut last = match cached {
         Ok(hit) => hit,

@@ -1,6 +1,7 @@
 """Errors and their attributes, `TypeError` for wrong Python types, pickling."""
 
 import pickle
+import sys
 
 import pytest
 
@@ -206,3 +207,23 @@ def test_a_path_gets_a_hint_to_open_it():
 
     with pytest.raises(TypeError, match=r"source is a path \(.*\), not a file: give the open file"):
         eb.finditer(pathlib.Path("dump.html"), "<t>", "</t>")
+
+
+def test_a_str_that_names_a_file_is_scanned_as_text_with_a_warning(tmp_path):
+    path = tmp_path / "dump.html"
+    path.write_text("<t>in the file</t>")
+    with pytest.warns(UserWarning, match=r"names a file: the text is what is scanned; to scan the file, give open\("):
+        assert list(eb.finditer(str(path), "<t>", "</t>")) == []
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert [m.text for m in eb.finditer("<t>x</t>", "<t>", "</t>")] == ["x"]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are shown from Python 3.11")
+def test_a_text_past_the_card_limit_notes_findall_and_finditer():
+    with pytest.raises(eb.InvalidInput) as raised:
+        eb.extract("x" * 256_001, "[", "]")
+    assert str(raised.value) == "text must be at most 256000 UTF-8 bytes long (it is 256001 bytes)"
+    assert any("findall and finditer" in note for note in raised.value.__notes__)
