@@ -467,3 +467,41 @@ fn tool_and_card_report_a_failed_write() {
         assert_eq!(err.matches("writing output").count(), 1, "{args:?}: {err}");
     }
 }
+
+/// `-n`: each match's line (its start marker's), `LINE:MATCH` after `PATH:`, and a `"line"`
+/// field in JSON lines, right across read chunks (the file spans several, and markers
+/// straddle their edges).
+#[test]
+fn line_numbers_count_the_start_markers_line_across_reads() {
+    let mut body = String::new();
+    let mut expected = Vec::new();
+    for i in 0..20_000 {
+        let line = i + 1;
+        if i % 7 == 0 {
+            expected.push(format!("{line}:m{i}"));
+            body.push_str(&format!("<<m{i}>>"));
+        }
+        body.push_str("some text é\n");
+    }
+    let path = temp("lines.txt", body.as_bytes());
+    let out = run(&["-n", "-s", "<<", "-e", ">>", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let got: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(got, expected);
+    // From standard input too, with names and as JSON lines.
+    let named = run(&["-n", "-H", "-s", "<<", "-e", ">>", "-"], body.as_bytes());
+    assert_eq!(
+        text(&named.stdout).lines().nth(1),
+        Some(format!("(standard input):{}", expected[1]).as_str())
+    );
+    let json = run(
+        &["-n", "--json-lines", "-s", "<<", "-e", ">>", "-"],
+        body.as_bytes(),
+    );
+    let first: serde_json::Value =
+        serde_json::from_str(text(&json.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (first["match"].as_str(), first["line"].as_u64()),
+        (Some("m0"), Some(1))
+    );
+}

@@ -170,6 +170,10 @@ pub(super) struct StreamArgs {
     /// apply.
     #[arg(short, long, conflicts_with_all = ["json_lines", "null"])]
     pub(super) count: bool,
+    /// Print the line each match begins on (its start marker's): `LINE:MATCH`, after
+    /// `PATH:` when names are shown; a `"line"` field with --json-lines.
+    #[arg(short = 'n', long)]
+    pub(super) line_number: bool,
     /// With -c, print inputs without a match too (`PATH:0`).
     #[arg(long, requires = "count")]
     pub(super) include_zero: bool,

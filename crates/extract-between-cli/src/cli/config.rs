@@ -23,6 +23,8 @@ pub(super) struct Settings {
     pub(super) null_names: bool,
     /// `-c` prints a count of 0 too (`--include-zero`).
     pub(super) include_zero: bool,
+    /// Each match's line (`-n`).
+    pub(super) line_number: bool,
     /// Binary inputs are text (`-a/--text`).
     pub(super) text: bool,
     /// How inputs are decoded (`-E`, `--no-encoding`).
@@ -165,6 +167,7 @@ impl Config {
                 with_filename,
                 null_names: args.null,
                 include_zero: args.include_zero,
+                line_number: args.line_number,
                 text: args.text,
                 decoding,
                 // No bars while files are searched side by side.

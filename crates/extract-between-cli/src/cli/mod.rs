@@ -18,6 +18,7 @@ mod config;
 mod encoding;
 mod generate;
 mod input;
+mod lines;
 mod printer;
 mod progress;
 mod read;

@@ -2,6 +2,7 @@
 //! JSON lines, `PATH:` prefixes), or counts it, and says why it stopped.
 
 use super::config::Format;
+use super::lines::Lines;
 use core::ops::ControlFlow;
 use extract_between::__private as json;
 use extract_between::{Pos, ScanError, Sink};
@@ -34,6 +35,9 @@ pub(super) struct Writer<'a, W: Write> {
     pub(super) failure: Option<InputFailure>,
     /// Where the NUL byte of a binary input is: its matches are counted, not printed.
     binary_at: Option<u64>,
+    /// With `-n`: the newlines near the chunk being scanned, and the open match's line.
+    lines: Option<Lines>,
+    line_no: u64,
 }
 
 impl<'a, W: Write> Writer<'a, W> {
@@ -60,6 +64,28 @@ impl<'a, W: Write> Writer<'a, W> {
             printed: 0,
             failure: None,
             binary_at: None,
+            lines: None,
+            line_no: 0,
+        }
+    }
+
+    /// Prints each match's line (`-n`); the reader then hands each chunk to [`Writer::chunk`].
+    pub(super) fn with_line_numbers(mut self) -> Self {
+        self.lines = Some(Lines::default());
+        self
+    }
+
+    /// With `-n`: the chunk the scanner is fed next, which begins at byte `start`.
+    pub(super) fn chunk(&mut self, start: u64, bytes: &[u8]) {
+        if let Some(lines) = &mut self.lines {
+            lines.chunk(start, bytes);
+        }
+    }
+
+    /// Notes the line of a match whose start marker begins at `marker`.
+    fn opened(&mut self, marker: Pos) {
+        if let Some(lines) = &self.lines {
+            self.line_no = lines.line_of(marker.byte);
         }
     }
 
@@ -129,6 +155,9 @@ impl<'a, W: Write> Writer<'a, W> {
                 if !self.prefix.is_empty() {
                     self.out.write_all(self.prefix)?;
                 }
+                if self.lines.is_some() {
+                    write!(self.out, "{}:", self.line_no)?;
+                }
                 self.out.write_all(content)?;
                 self.out.write_all(if self.format == Format::Null {
                     b"\0"
@@ -149,6 +178,9 @@ impl<'a, W: Write> Writer<'a, W> {
                     push_file_json(&mut self.file_json, self.file);
                 }
                 line.extend_from_slice(&self.file_json);
+                if self.lines.is_some() {
+                    line.extend_from_slice(format!(",\"line\":{}", self.line_no).as_bytes());
+                }
                 json::push_offsets(line, start, end);
                 line.extend_from_slice(b"}\n");
                 self.out.write_all(line)
@@ -171,7 +203,8 @@ impl<'a, W: Write> Writer<'a, W> {
 }
 
 impl<W: Write> Sink for Writer<'_, W> {
-    fn open(&mut self, _marker: Pos, content: Pos) -> ControlFlow<()> {
+    fn open(&mut self, marker: Pos, content: Pos) -> ControlFlow<()> {
+        self.opened(marker);
         self.content.clear();
         self.start = content;
         ControlFlow::Continue(())
@@ -209,6 +242,7 @@ impl<W: Write> Sink for Writer<'_, W> {
             self.failure = Some(InputFailure::MatchTooLarge(open[1], self.max_match_bytes));
             return ControlFlow::Break(());
         }
+        self.opened(open[0]);
         let result = self.write_match(content, open[1], close[0]);
         self.written(result)
     }

@@ -106,6 +106,7 @@ pub(super) fn run_one<W: Write>(
         if let Some(bar) = bar.as_deref_mut() {
             bar.inc(n as u64);
         }
+        sink.get_mut().chunk(scanner.position().byte, &buf[..n]);
         match scanner.feed(&buf[..n], sink) {
             Ok(ControlFlow::Continue(())) => {}
             // Either the cap and truncation are known (stop reading: done), or the writer
@@ -168,6 +169,9 @@ pub(super) fn search_input<W: Write>(
         settings.max_match_bytes,
         std::mem::take(&mut buffers.content),
     );
+    if settings.line_number {
+        writer = writer.with_line_numbers();
+    }
     let mut sink = Capped::new(&mut writer, settings.max_matches);
     let mut reader = input.reader;
     let result = run_one(
