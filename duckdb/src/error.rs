@@ -5,7 +5,7 @@ use core::fmt;
 use extract_between::MarkerError;
 use extract_between::rows::{OnUnclosed, RowError, RowErrorKind};
 
-use crate::answer::Function;
+use crate::function::Function;
 
 /// A vector the function cannot answer, and the row that stopped it.
 #[derive(Debug)]

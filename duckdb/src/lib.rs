@@ -31,3 +31,4 @@ pub mod answer;
 #[allow(unsafe_code)]
 pub mod capi;
 pub mod error;
+pub mod function;

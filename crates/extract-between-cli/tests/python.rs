@@ -119,6 +119,34 @@ fn install_wheel(python: &Path, spec: &str, with: &[&str], file: &str, path: &st
     );
 }
 
+/// Builds the DuckDB extension (`duckdb/build.sh`, the release profile) and copies its files
+/// into `python/python/extract_between/extensions/<platform>/`, where a build from the source
+/// tree packs them as the wheel does.
+fn duckdb_extension() {
+    let out = Command::new("bash")
+        .arg("duckdb/build.sh")
+        .env("PROFILE", "release")
+        .current_dir(WORKSPACE)
+        .output()
+        .unwrap_or_else(|e| panic!("bash duckdb/build.sh: {e}"));
+    assert!(
+        out.status.success(),
+        "bash duckdb/build.sh failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let extensions = Path::new(WORKSPACE).join("python/python/extract_between/extensions");
+    for file in String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.ends_with(".duckdb_extension"))
+    {
+        let file = Path::new(file);
+        let platform = file.parent().and_then(Path::file_name).unwrap();
+        let dir = extensions.join(platform);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(file, dir.join("extract_between.duckdb_extension")).unwrap();
+    }
+}
+
 #[test]
 fn the_python_package_installs_and_its_suite_passes() {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -131,13 +159,18 @@ fn the_python_package_installs_and_its_suite_passes() {
     // As a user runs it in an activated venv: the build backend comes from PyPI; the extras
     // bring the test tools, the column engines (pyarrow, polars, pandas, DuckDB) and pyspark.
     match &wheel {
-        None => run(
-            "pip install ./python[test,spark]",
-            Command::new(&python)
-                .args(["-m", "pip", "install", "-q", "./python[test,spark]"])
-                .env("PATH", &path)
-                .current_dir(WORKSPACE),
-        ),
+        None => {
+            // The DuckDB extension into the package's source first, as the wheel carries it
+            // (the Spark jar needs a JDK and is left out: its tests skip without it).
+            duckdb_extension();
+            run(
+                "pip install ./python[test,spark]",
+                Command::new(&python)
+                    .args(["-m", "pip", "install", "-q", "./python[test,spark]"])
+                    .env("PATH", &path)
+                    .current_dir(WORKSPACE),
+            )
+        }
         Some(wheel) => {
             install_wheel(&python, &format!("{wheel}[test,spark]"), &[], wheel, &path);
             run(
