@@ -307,11 +307,15 @@ fn the_image_command_with_the_deployment_environment_serves_the_probes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// One image tag everywhere: the Deployment runs what the Dockerfile and DEPLOY.md build,
-/// tagged with the crate's version.
+/// One image tag everywhere: the Deployment runs what the release pushes to the GitHub
+/// container registry and what the Dockerfile and DEPLOY.md build, tagged with the crate's
+/// version.
 #[test]
 fn the_image_tag_is_the_same_in_the_manifests_the_dockerfile_and_the_docs() {
-    let tag = format!("extract-between:{}", env!("CARGO_PKG_VERSION"));
+    let tag = format!(
+        "ghcr.io/extract-between/extract-between:{}",
+        env!("CARGO_PKG_VERSION")
+    );
     let deployment = manifest("deployment.yaml");
     assert_eq!(s(&container(&deployment)["image"]), tag);
     let dockerfile = std::fs::read_to_string(root().join("Dockerfile")).unwrap();
