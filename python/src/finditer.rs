@@ -349,7 +349,7 @@ impl MatchIter {
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Match>> {
         loop {
-            if let Some(m) = self.batch.pop(py) {
+            if let Some(m) = batch::pop(py, &mut self.batch) {
                 return Ok(Some(m));
             }
             if let Some(ended) = self.error.take() {

@@ -133,7 +133,7 @@ impl Scanner {
             self.batch.release();
             return Err(e);
         }
-        let found = match self.batch.take(py) {
+        let found = match batch::take(py, &mut self.batch) {
             Ok(found) => found,
             Err(interrupted) => {
                 self.state = State::Failed;

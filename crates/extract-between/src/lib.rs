@@ -31,6 +31,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod card;
 #[cfg(feature = "codec")]
 pub mod codec;

@@ -174,18 +174,33 @@ impl RowError {
     }
 }
 
-impl fmt::Display for RowError {
+/// The reason and place alone, for a host that shows no row (a string of its own caller's).
+///
+/// ```
+/// use extract_between::{Pos, rows::RowErrorKind};
+/// let unclosed = RowErrorKind::Unclosed(Pos { byte: 5, utf16: 3 });
+/// assert_eq!(unclosed.to_string(), "unclosed start marker at UTF-16 offset 3 (byte offset 5)");
+/// ```
+impl fmt::Display for RowErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
+        match *self {
             RowErrorKind::Unclosed(Pos { byte, utf16 }) => write!(
                 f,
                 "unclosed start marker at UTF-16 offset {utf16} (byte offset {byte})"
-            )?,
-            RowErrorKind::InvalidUtf8(offset) => {
-                write!(f, "invalid UTF-8 at byte offset {offset}")?;
-            }
+            ),
+            RowErrorKind::InvalidUtf8(offset) => write!(f, "invalid UTF-8 at byte offset {offset}"),
         }
-        write!(f, "; the row begins \"{}\"", self.excerpt.escape_debug())
+    }
+}
+
+impl fmt::Display for RowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}; the row begins \"{}\"",
+            self.kind,
+            self.excerpt.escape_debug()
+        )
     }
 }
 
@@ -231,10 +246,46 @@ impl RowScanner {
         row: &[u8],
         spans: &mut Vec<Range<usize>>,
     ) -> Result<RowAnswer, RowError> {
+        self.scan_in::<false>(row, spans)
+    }
+
+    /// [`scan`](Self::scan), appending each match's content as a range of UTF-16 code units
+    /// of the row: what a host whose strings are UTF-16 (JavaScript's, Java's) slices its own
+    /// string with. The units are counted in the scan's one pass.
+    ///
+    /// ```
+    /// use extract_between::Markers;
+    /// use extract_between::rows::{OnUnclosed, RowScanner};
+    ///
+    /// let row = "😀[é] [x]";
+    /// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+    /// let mut spans = Vec::new();
+    /// rows.scan_utf16(row.as_bytes(), &mut spans).unwrap();
+    /// assert_eq!(spans, [3..4, 7..8]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`scan`](Self::scan).
+    pub fn scan_utf16(
+        &mut self,
+        row: &[u8],
+        spans: &mut Vec<Range<usize>>,
+    ) -> Result<RowAnswer, RowError> {
+        self.scan_in::<true>(row, spans)
+    }
+
+    /// [`scan`](Self::scan) in byte or UTF-16 ranges (a constant, so that each scan is
+    /// compiled for its sink).
+    fn scan_in<const UTF16: bool>(
+        &mut self,
+        row: &[u8],
+        spans: &mut Vec<Range<usize>>,
+    ) -> Result<RowAnswer, RowError> {
         let before = spans.len();
         self.scanner.reset();
         let mut sink = Capped::new(
-            Spans {
+            Spans::<UTF16> {
                 spans: &mut *spans,
                 open: 0,
             },
@@ -271,7 +322,7 @@ impl RowScanner {
         let before = spans.len();
         self.scanner.reset();
         let mut sink = Capped::new(
-            Spans {
+            Spans::<false> {
                 spans: &mut *spans,
                 open: 0,
             },
@@ -334,16 +385,25 @@ impl RowScanner {
     }
 }
 
-/// A sink that keeps each closed match's content as a byte range of its row.
-struct Spans<'a> {
+/// A sink that keeps each closed match's content as a range of its row, in bytes or in
+/// UTF-16 units.
+/// UTF-16 units (which the scanner then counts) with `UTF16`, bytes without.
+struct Spans<'a, const UTF16: bool> {
     spans: &'a mut Vec<Range<usize>>,
     /// Where the open match's content begins.
     open: usize,
 }
 
-impl Sink for Spans<'_> {
+impl<const UTF16: bool> Spans<'_, UTF16> {
+    #[inline(always)]
+    fn at(&self, pos: Pos) -> usize {
+        (if UTF16 { pos.utf16 } else { pos.byte }) as usize
+    }
+}
+
+impl<const UTF16: bool> Sink for Spans<'_, UTF16> {
     fn open(&mut self, _marker: Pos, content: Pos) -> ControlFlow<()> {
-        self.open = content.byte as usize;
+        self.open = self.at(content);
         ControlFlow::Continue(())
     }
 
@@ -352,18 +412,19 @@ impl Sink for Spans<'_> {
     }
 
     fn close(&mut self, content_end: Pos, _marker_end: Pos) -> ControlFlow<()> {
-        self.spans.push(self.open..content_end.byte as usize);
+        let end = self.at(content_end);
+        self.spans.push(self.open..end);
         ControlFlow::Continue(())
     }
 
     fn matched(&mut self, open: [Pos; 2], _content: &[u8], close: [Pos; 2]) -> ControlFlow<()> {
-        self.spans
-            .push(open[1].byte as usize..close[0].byte as usize);
+        let range = self.at(open[1])..self.at(close[0]);
+        self.spans.push(range);
         ControlFlow::Continue(())
     }
 
     fn utf16_offsets(&self) -> bool {
-        false
+        UTF16
     }
 }
 
@@ -390,6 +451,30 @@ mod tests {
                 assert_eq!(spans.len(), 1, "a row that stops appends nothing");
                 Err(e.to_string())
             }
+        }
+    }
+
+    #[test]
+    fn utf16_ranges_slice_the_rows_utf16_units_as_byte_ranges_slice_its_bytes() {
+        let markers = Markers::new("<<", "」").unwrap();
+        let mut rows = RowScanner::new(&markers, None, OnUnclosed::Raise);
+        let pieces = ["a", "é", "😀", "字", "<<", "」", " ", "<"];
+        for seed in 0..400usize {
+            // Rows of up to 300 bytes, so that the 64-byte block walks run too.
+            let row: String = (0..seed % 150)
+                .map(|k| pieces[(k * 7 + seed * 13 + k * k) % pieces.len()])
+                .collect();
+            let (mut bytes, mut units) = (Vec::new(), Vec::new());
+            let by_bytes = rows.scan(row.as_bytes(), &mut bytes);
+            let by_units = rows.scan_utf16(row.as_bytes(), &mut units);
+            assert_eq!(by_bytes.is_ok(), by_units.is_ok(), "{row:?}");
+            let wide: Vec<u16> = row.encode_utf16().collect();
+            let from_units: Vec<String> = units
+                .iter()
+                .map(|r| String::from_utf16(&wide[r.clone()]).unwrap())
+                .collect();
+            let from_bytes: Vec<&str> = bytes.iter().map(|r| &row[r.clone()]).collect();
+            assert_eq!(from_units, from_bytes, "{row:?}");
         }
     }
 
