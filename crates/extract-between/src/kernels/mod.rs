@@ -15,10 +15,14 @@
 //!   is compiled with them too.
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod lookup;
 mod portable;
 #[cfg(test)]
 mod tests;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm32;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
@@ -191,6 +195,12 @@ enum Set {
     /// AVX-512 BW and VBMI for both.
     #[cfg(target_arch = "x86_64")]
     Avx512Vbmi,
+    /// NEON, part of every aarch64 CPU.
+    #[cfg(target_arch = "aarch64")]
+    Neon,
+    /// WebAssembly's 128-bit vectors, when the build enables them.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
 }
 
 impl Isa {
@@ -204,7 +214,15 @@ impl Isa {
     pub fn available() -> Vec<Isa> {
         #[cfg(target_arch = "x86_64")]
         return x86_64::available().into_iter().map(Isa).collect();
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        return aarch64::available().into_iter().map(Isa).collect();
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return wasm32::available().into_iter().map(Isa).collect();
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )))]
         vec![Isa(Set::Portable)]
     }
 
@@ -221,6 +239,10 @@ impl Isa {
             Set::Avx512 => "avx512bw",
             #[cfg(target_arch = "x86_64")]
             Set::Avx512Vbmi => "avx512vbmi",
+            #[cfg(target_arch = "aarch64")]
+            Set::Neon => "neon",
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Set::Simd128 => "simd128",
         }
     }
 
@@ -235,6 +257,10 @@ impl Isa {
             Set::Sse2 => (true, false),
             #[cfg(target_arch = "x86_64")]
             _ => (true, true),
+            #[cfg(target_arch = "aarch64")]
+            Set::Neon => (true, true),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Set::Simd128 => (true, true),
         }
     }
 
@@ -251,6 +277,10 @@ impl Isa {
             Set::Portable => with_portable(job, state, data, sink),
             #[cfg(target_arch = "x86_64")]
             set => x86_64::run(set, job, state, data, sink),
+            #[cfg(target_arch = "aarch64")]
+            set => aarch64::run(set, job, state, data, sink),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            set => wasm32::run(set, job, state, data, sink),
         }
     }
 }

@@ -159,6 +159,10 @@ fn every_vector_kernel_equals_its_portable_twin() {
     assert_eq!(sets[0].name(), "portable");
     #[cfg(target_arch = "x86_64")]
     assert!(sets.iter().any(|s| s.name() == "sse2"));
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    assert!(sets.iter().any(|s| s.name() == "simd128"));
+    #[cfg(target_arch = "aarch64")]
+    assert!(sets.iter().any(|s| s.name() == "neon"));
     fn prop(text: Text, seed: u64) -> bool {
         let mut g = Gen::new(seed as usize % 1000 + 1);
         let probe = probe(&mut g, &text.0);

@@ -288,7 +288,11 @@ impl Scanner {
                 }
             }
         }
-        if self.paths.ascii && self.held == 0 && chunk.first().is_some_and(u8::is_ascii) {
+        if self.paths.ascii
+            && self.held == 0
+            && chunk.len() >= ASCII_MIN_CHUNK
+            && chunk.first().is_some_and(u8::is_ascii)
+        {
             // ASCII markers over ASCII text: validation and search in one pass, up to the
             // first non-ASCII byte (so not even set up when that is the first).
             let (n, flow) = self.scan_ascii(chunk, sink);
