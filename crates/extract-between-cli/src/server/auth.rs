@@ -9,6 +9,7 @@
 //! without a restart (as a Kubernetes Secret mounted as a file is updated).
 
 use super::error::{ApiError, ErrorCode};
+use super::playground::PLAYGROUND;
 use super::urls::PROBES;
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, header};
@@ -319,7 +320,13 @@ fn bearer(value: &HeaderValue) -> Option<&[u8]> {
 /// The 401 for a request that needs a token and carries no accepted one.
 pub(super) fn refuse_unauthorized(auth: Option<&Auth>, req: &Request<Body>) -> Option<Response> {
     let auth = auth?;
-    if PROBES.contains(&req.uri().path()) {
+    let path = req.uri().path();
+    // The probes, and the playground's static files (the page computes in the browser).
+    if PROBES.contains(&path)
+        || path
+            .strip_prefix(PLAYGROUND)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    {
         return None;
     }
     let presented = req.headers().get(header::AUTHORIZATION);

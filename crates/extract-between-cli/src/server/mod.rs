@@ -43,6 +43,7 @@ mod mcp_route;
 mod metrics;
 mod openapi;
 mod origin;
+mod playground;
 mod protocol;
 mod query;
 mod request_id;

@@ -2,6 +2,7 @@
 //! OpenAPI, probes), and the JSON answers every handler shares.
 
 use super::error::{ApiError, ErrorCode, json_response};
+use super::playground::{self, PLAYGROUND};
 use super::state::AppState;
 use super::urls::{
     EXECUTE_PATH, HEALTHZ, LIVEZ, MCP_PATH, METRICS_PATH, OPENAPI_PATH, READYZ, STREAM_PATH,
@@ -36,6 +37,9 @@ pub(super) fn router(state: AppState) -> Router {
         .route(LIVEZ, get(livez))
         .route(HEALTHZ, get(livez))
         .route(READYZ, get(readyz))
+        .route(PLAYGROUND, get(playground::redirect))
+        .route("/playground/", get(playground::index))
+        .route("/playground/{*file}", get(playground::asset))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state.clone())

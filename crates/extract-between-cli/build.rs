@@ -1,0 +1,48 @@
+//! Embeds the JavaScript playground (`js/playground.html` and the package's modules) in the
+//! binary when the package's WebAssembly half has been built (`bash js/build.sh`; the release
+//! build does it first). Without it, `/playground` answers 404 saying how to build it: a
+//! fresh clone's `cargo build` needs no WebAssembly toolchain.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn main() {
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let js = Path::new(&manifest).join("../../js");
+    for watched in ["playground.html", "lib", "wasm"] {
+        println!("cargo::rerun-if-changed={}", js.join(watched).display());
+    }
+    let mut files: Vec<(String, std::path::PathBuf)> = Vec::new();
+    if js.join("wasm/inline.js").is_file() && js.join("playground.html").is_file() {
+        files.push((String::new(), js.join("playground.html")));
+        for name in ["wasm/extract_between.js", "wasm/inline.js"] {
+            files.push((name.to_string(), js.join(name)));
+        }
+        if let Ok(entries) = std::fs::read_dir(js.join("lib")) {
+            let mut lib: Vec<_> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".js"))
+                .collect();
+            lib.sort();
+            for name in lib {
+                files.push((format!("lib/{name}"), js.join("lib").join(name)));
+            }
+        }
+    }
+    let mut code = String::from(
+        "/// The playground's files: path under `/playground/`, and contents.\npub(super) static FILES: &[(&str, &[u8])] = &[\n",
+    );
+    for (name, path) in &files {
+        let path = path.canonicalize().expect("a file just listed");
+        writeln!(
+            code,
+            "    ({name:?}, include_bytes!({:?})),",
+            path.display().to_string()
+        )
+        .expect("writing to a String");
+    }
+    code.push_str("];\n");
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    std::fs::write(Path::new(&out).join("playground.rs"), code).expect("OUT_DIR is writable");
+}

@@ -1,0 +1,124 @@
+//! What went wrong, as JavaScript's error classes need it: a code, the field or offsets, and
+//! the library's own words for the message.
+
+use extract_between::rows::RowErrorKind;
+use extract_between::{MarkerError, Pos, ScanError};
+use wasm_bindgen::prelude::*;
+
+/// Why a marker pair, a text or a scan was refused; JavaScript turns it into `InvalidInput`,
+/// `UnclosedStartMarker` or `MatchTooLarge`.
+#[wasm_bindgen]
+#[derive(Clone, Debug)]
+pub struct Problem {
+    code: &'static str,
+    field: Option<&'static str>,
+    message: String,
+    at: Pos,
+}
+
+#[wasm_bindgen]
+impl Problem {
+    /// `"invalid_input"`, `"unclosed_start_marker"`, `"invalid_utf8"` or `"match_too_large"`.
+    #[wasm_bindgen(getter)]
+    pub fn code(&self) -> String {
+        self.code.to_string()
+    }
+
+    /// The input field at fault, for `invalid_input`.
+    #[wasm_bindgen(getter)]
+    pub fn field(&self) -> Option<String> {
+        self.field.map(str::to_string)
+    }
+
+    /// The message, in the library's words.
+    #[wasm_bindgen(getter)]
+    pub fn message(&self) -> String {
+        self.message.clone()
+    }
+
+    /// The UTF-16 offset the problem names (the unclosed marker's, the long match's).
+    #[wasm_bindgen(getter)]
+    pub fn offset(&self) -> f64 {
+        self.at.utf16 as f64
+    }
+
+    /// The byte offset the problem names.
+    #[wasm_bindgen(getter, js_name = byteOffset)]
+    pub fn byte_offset(&self) -> f64 {
+        self.at.byte as f64
+    }
+}
+
+impl Problem {
+    /// A marker the card refuses.
+    pub fn marker(e: &MarkerError) -> Problem {
+        Problem {
+            code: "invalid_input",
+            field: Some(e.which().field()),
+            message: e.to_string(),
+            at: Pos::default(),
+        }
+    }
+
+    /// A text longer than the card's limit (`len` UTF-8 bytes).
+    pub fn text_too_long(len: usize) -> Problem {
+        let e = extract_between::ExtractError::TextTooLong {
+            len,
+            limit: extract_between::card::MAX_TEXT_BYTES,
+        };
+        Problem {
+            code: "invalid_input",
+            field: Some("text"),
+            message: e.to_string(),
+            at: Pos::default(),
+        }
+    }
+
+    /// A row or a scan that stopped.
+    pub fn row(kind: RowErrorKind) -> Problem {
+        let (code, at) = match kind {
+            RowErrorKind::Unclosed(at) => ("unclosed_start_marker", at),
+            RowErrorKind::InvalidUtf8(byte) => ("invalid_utf8", Pos { byte, utf16: 0 }),
+        };
+        Problem {
+            code,
+            field: None,
+            message: kind.to_string(),
+            at,
+        }
+    }
+
+    /// The scanner's error.
+    pub fn scan(e: ScanError) -> Problem {
+        match e {
+            ScanError::Unclosed { marker } => Problem::row(RowErrorKind::Unclosed(marker)),
+            ScanError::InvalidUtf8 { offset, .. } => {
+                Problem::row(RowErrorKind::InvalidUtf8(offset))
+            }
+        }
+    }
+
+    /// The match whose content begins at `start` grew past `limit` bytes.
+    pub fn too_large(start: Pos, limit: usize) -> Problem {
+        Problem {
+            code: "match_too_large",
+            field: None,
+            message: format!(
+                "the match starting at UTF-16 offset {} (byte offset {}) is longer than maxMatchBytes ({limit} bytes)",
+                start.utf16, start.byte
+            ),
+            at: start,
+        }
+    }
+}
+
+/// The problem of a text of `len` UTF-8 bytes passed where the card's limit holds.
+///
+/// ```
+/// let p = extract_between_js::problem::text_too_long(300_000.0);
+/// assert_eq!(p.field().as_deref(), Some("text"));
+/// ```
+#[wasm_bindgen(js_name = textTooLong)]
+pub fn text_too_long(len: f64) -> Problem {
+    Problem::text_too_long(len as usize)
+}
