@@ -8,8 +8,12 @@
 #           when EXTRACT_BETWEEN_PYTHON_WHEEL names it, as .ci/run does)
 #   sdist   builds into a wheel from its own contents alone, which installs and answers
 #   deb     unpacked into a throwaway root (never the machine's /usr): the binary runs, the
-#           man page renders, the completions load, the licenses are there
+#           man page renders, the completions load, the licenses and third-party notices are
+#           there, the maintainer has an address and changelog.Debian names this version
 #   crates  each holds both licenses and its README; the CLI's README links only absolutely
+#   npm     under 500 KB, only the package's files; installed with npm into an empty
+#           folder on a PATH without cargo or rustc, it imports in Node and answers the card's
+#           example, a stream and a type check of its .d.ts
 #   archive its checksum matches; unpacked, the binary runs and the man page and
 #           completions are beside it
 set -euo pipefail
@@ -35,6 +39,7 @@ target_dir="$(cargo metadata --locked --no-deps --format-version 1 |
 wheel="$(only "extract_between-$version-cp310-abi3-*.whl")"
 sdist="$(only "extract_between-$version.tar.gz")"
 deb="$(only "extract-between_${version}-1_*.deb")"
+npm_tarball="$(only "extract-between-$version.tgz")"
 
 # A PATH without Rust: the system's folders, none holding cargo or rustc.
 no_rust_path="/usr/local/bin:/usr/bin:/bin"
@@ -77,6 +82,12 @@ unzip -l "$wheel" >"$scratch/wheel-files"
 for license in LICENSE-MIT LICENSE-APACHE; do
   grep -q "extract_between-$version.dist-info/licenses/$license" "$scratch/wheel-files" ||
     fail "the wheel's dist-info holds no $license"
+done
+grep -q "extract_between/THIRD-PARTY-NOTICES.txt" "$scratch/wheel-files" ||
+  fail "the wheel holds no THIRD-PARTY-NOTICES.txt"
+unzip -p "$wheel" extract_between/THIRD-PARTY-NOTICES.txt >"$scratch/wheel-notices"
+for crate in pyo3 jni libduckdb-sys memchr; do
+  grep -q "^  $crate " "$scratch/wheel-notices" || fail "the wheel's notices do not list $crate"
 done
 # The Spark jar: the native functions' classes and their library, loadable on glibc 2.17.
 grep -q "extract_between/jars/extract-between-spark.jar" "$scratch/wheel-files" ||
@@ -135,6 +146,42 @@ grep -q "Compiling extract-between-python v$version ($unpacked_sdist/python)" "$
   { cat "$scratch/sdist.log"; fail "the sdist's own sources were not compiled"; }
 answers "$(ls "$scratch"/from-sdist/extract_between-*.whl)" sdist
 
+echo "== npm: $npm_tarball"
+size=$(stat -c %s "$npm_tarball")
+echo "size: $size bytes"
+[ "$size" -lt 500000 ] || fail "the npm tarball is $size bytes, over 500 KB"
+unexpected=$(tar -tzf "$npm_tarball" | grep -v -E '^package/(package\.json|README\.md|LICENSE-(MIT|APACHE)|THIRD-PARTY-NOTICES\.txt|lib/[a-z]+\.js|lib/index\.d\.ts|wasm/(extract_between\.js|extract_between_bg\.wasm|inline\.js))$' || true)
+tar -xzf "$npm_tarball" -C "$scratch" package/THIRD-PARTY-NOTICES.txt ||
+  fail "the npm tarball holds no THIRD-PARTY-NOTICES.txt"
+grep -q "^  wasm-bindgen " "$scratch/package/THIRD-PARTY-NOTICES.txt" ||
+  fail "the npm package's notices do not list wasm-bindgen"
+[ -z "$unexpected" ] || fail "the npm tarball holds files it should not: $unexpected"
+node_dir="$(dirname "$(command -v node)")"
+mkdir -p "$scratch/npm-user"
+(
+  cd "$scratch/npm-user"
+  PATH="$node_dir:$no_rust_path" command npm init -y >/dev/null
+  PATH="$node_dir:$no_rust_path" command npm install --no-audit --no-fund -q "$OLDPWD/$npm_tarball" >/dev/null
+  PATH="$node_dir:$no_rust_path" node --input-type=module -e '
+    import assert from "node:assert/strict";
+    import { extract, extractStream, UnclosedStartMarker } from "extract-between";
+    assert.deepEqual(extract("pre[one]mid[two]post", "[", "]"), { matches: ["one", "two"], truncated: false });
+    assert.throws(() => extract("a [b", "[", "]"), UnclosedStartMarker);
+    const got = [];
+    for await (const m of new Response("<b>1</b><b>2</b>").body.pipeThrough(extractStream("<b>", "</b>"))) got.push(m.text);
+    assert.deepEqual(got, ["1", "2"]);
+    console.log("npm package: imports and answers in Node", process.version);
+  '
+  # Its types, as a TypeScript user's editor reads them.
+  PATH="$node_dir:$no_rust_path" command npm install --no-audit --no-fund -q typescript@5.9.3 >/dev/null
+  printf '%s\n' 'import { extract, type Match } from "extract-between";' \
+    'const out: string[] = extract("[a]", "[", "]", { maxMatches: 1 }).matches;' \
+    'const m: Match | undefined = undefined;' 'export { out, m };' >check.mts
+  PATH="$node_dir:$no_rust_path" node node_modules/typescript/bin/tsc --strict --noEmit \
+    --module nodenext --moduleResolution nodenext --target es2022 --lib es2022,dom check.mts
+  echo "npm package: its types check under tsc --strict"
+)
+
 echo "== deb: $deb"
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$scratch/deb-files"
 for path in ./usr/bin/extract-between ./usr/share/man/man1/extract-between.1.gz \
@@ -142,12 +189,21 @@ for path in ./usr/bin/extract-between ./usr/share/man/man1/extract-between.1.gz 
   ./usr/share/zsh/vendor-completions/_extract-between \
   ./usr/share/fish/vendor_completions.d/extract-between.fish \
   ./usr/share/doc/extract-between/LICENSE-MIT ./usr/share/doc/extract-between/LICENSE-APACHE \
-  ./usr/share/doc/extract-between/copyright ./usr/share/doc/extract-between/README.md; do
+  ./usr/share/doc/extract-between/copyright ./usr/share/doc/extract-between/README.md \
+  ./usr/share/doc/extract-between/THIRD-PARTY-NOTICES.txt \
+  ./usr/share/doc/extract-between/changelog.Debian.gz; do
   grep -qx "$path" "$scratch/deb-files" || fail "the .deb does not hold $path"
 done
+# Debian's policy: a maintainer with an address, a changelog of this version.
+[[ "$(dpkg-deb -f "$deb" Maintainer)" == *"<"*"@"*">" ]] || fail "the .deb's Maintainer has no address"
 root="$scratch/root"
 dpkg-deb -x "$deb" "$root"
 [[ "$("$root/usr/bin/extract-between" --version)" == *"$version"* ]] || fail "--version does not say $version"
+zcat "$root/usr/share/doc/extract-between/changelog.Debian.gz" | head -n 1 | grep -q "^extract-between ($version-1) " ||
+  fail "changelog.Debian does not begin with version $version-1"
+# The notices name the crates linked in (encoding_rs carries a BSD-3-Clause part).
+grep -q "encoding_rs" "$root/usr/share/doc/extract-between/THIRD-PARTY-NOTICES.txt" ||
+  fail "the .deb's notices do not list encoding_rs"
 [ "$(printf 'pre[one]mid[two]post' | "$root/usr/bin/extract-between" -s '[' -e ']')" = "$(printf 'one\ntwo')" ] ||
   fail "the packaged binary does not extract"
 MANPAGER=cat MANWIDTH=80 man -l "$root/usr/share/man/man1/extract-between.1.gz" >"$scratch/man.txt" 2>/dev/null
@@ -185,7 +241,7 @@ echo "== archive: $archive"
 tar xzf "$archive" -C "$scratch"
 unpacked="$scratch/extract-between-$version-$host"
 [[ "$("$unpacked/extract-between" --version)" == *"$version"* ]] || fail "the archive's binary does not run"
-for member in LICENSE-MIT LICENSE-APACHE README.md extract-between.1.gz complete/extract-between.bash \
+for member in LICENSE-MIT LICENSE-APACHE README.md THIRD-PARTY-NOTICES.txt extract-between.1.gz complete/extract-between.bash \
   complete/_extract-between complete/extract-between.fish complete/_extract-between.ps1; do
   [ -f "$unpacked/$member" ] || fail "the archive holds no $member"
 done

@@ -9,20 +9,24 @@
 #           extract_between.<platform>.duckdb_extension
 #   sdist   the Python package's source, which builds into the same package
 #   crates  extract-between and extract-between-cli as .crate files
+#   npm     the JavaScript package (js/, on WebAssembly) as npm pack's tarball,
+#           extract-between-<version>.tgz
 #   deb     the CLI as a Debian package: binary, man page, completions, licenses, README
 #   archive the CLI for this machine's target as an archive (.tar.gz; .zip on Windows) with
 #           the licenses, README, man page and completions, and its SHA-256 beside it
 #
-# `bash scripts/dist.sh` builds all six; `bash scripts/dist.sh wheel deb` some. The release
+# `bash scripts/dist.sh` builds all seven; `bash scripts/dist.sh wheel deb` some. The release
 # workflow (.github/workflows/release.yml) runs these same steps; scripts/check-dist.sh checks
 # what they built as a user would meet it. Build tools (maturin, zig from PyPI's ziglang,
-# cargo-deb from crates.io) are installed into target/ when missing.
+# cargo-deb from crates.io) are installed into target/ when missing. Each artifact carries
+# THIRD-PARTY-NOTICES.txt (scripts/notices.sh, cargo-about): a dependency under a license
+# outside its allow-list stops the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out="${DIST_DIR:-dist}"
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(wheel duckdb sdist crates deb archive)
+[ ${#steps[@]} -gt 0 ] || steps=(wheel duckdb sdist crates npm deb archive)
 target_dir="$(cargo metadata --locked --no-deps --format-version 1 |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 version="$(cargo metadata --locked --no-deps --format-version 1 |
@@ -88,6 +92,10 @@ wheel() {
     cp "$file" "python/python/extract_between/extensions/$platform/"
   done
   rm -f "$out"/extract_between-*.whl
+  # The notices of every crate linked into the wheel: the module, the Spark library, the
+  # DuckDB extension.
+  bash scripts/notices.sh python/python/extract_between/THIRD-PARTY-NOTICES.txt \
+    python/Cargo.toml spark/Cargo.toml duckdb/Cargo.toml
   # Zig links against glibc 2.17's symbols, so the wheel runs on any manylinux2014 system.
   # The dist profile builds no debug info and strips symbols.
   maturin build --locked --profile dist --zig --compatibility manylinux2014 \
@@ -107,9 +115,32 @@ crates() {
   done
 }
 
-# The CLI built with the dist profile, and what it generates for packagers beside it (made
-# by the binary from the parser's own definitions, so they cannot drift from it).
+# The npm package's WebAssembly half (js/build.sh), which the CLI's playground embeds too.
+js_build() {
+  bash js/build.sh >/dev/null
+}
+
+npm() {
+  js_build
+  local js_version
+  js_version="$(node -p 'require("./js/package.json").version')"
+  [ "$js_version" = "$version" ] || {
+    echo "js/package.json says $js_version, the workspace $version" >&2
+    exit 1
+  }
+  rm -f "$out"/extract-between-*.tgz
+  bash scripts/notices.sh js/THIRD-PARTY-NOTICES.txt --target wasm32-unknown-unknown js/Cargo.toml
+  local dest
+  dest="$(cd "$out" && pwd)"
+  (cd js && command npm pack --silent --pack-destination "$dest" >/dev/null)
+  ls -l "$out/extract-between-$version.tgz"
+}
+
+# The CLI built with the dist profile (its /playground page embedded), and what it
+# generates for packagers beside it (made by the binary from the parser's own definitions,
+# so they cannot drift from it).
 cli() {
+  js_build
   cargo build --locked --profile dist -p extract-between-cli
   bin="$target_dir/dist/extract-between"
   [ -x "$bin" ] || bin="$bin.exe"
@@ -124,6 +155,7 @@ cli() {
   "$bin" completions zsh >"$assets/_extract-between"
   "$bin" completions fish >"$assets/extract-between.fish"
   "$bin" completions powershell >"$assets/_extract-between.ps1"
+  bash scripts/notices.sh "$assets/THIRD-PARTY-NOTICES.txt" crates/extract-between-cli/Cargo.toml
 }
 
 deb() {
@@ -143,7 +175,8 @@ archive() {
   stage="$target_dir/dist/$name"
   rm -rf "$stage"
   mkdir -p "$stage/complete"
-  cp "$bin" LICENSE-MIT LICENSE-APACHE crates/extract-between-cli/README.md "$stage/"
+  cp "$bin" LICENSE-MIT LICENSE-APACHE crates/extract-between-cli/README.md \
+    "$assets/THIRD-PARTY-NOTICES.txt" "$stage/"
   cp "$assets"/extract-between*.1.gz "$stage/"
   cp "$assets"/extract-between.bash "$assets"/_extract-between "$assets"/extract-between.fish \
     "$assets"/_extract-between.ps1 "$stage/complete/"
@@ -162,12 +195,12 @@ archive() {
 
 for step in "${steps[@]}"; do
   case "$step" in
-    wheel | duckdb | sdist | crates | deb | archive)
+    wheel | duckdb | sdist | crates | npm | deb | archive)
       echo "== dist: $step"
       "$step"
       ;;
     *)
-      echo "scripts/dist.sh: unknown step '$step' (wheel, duckdb, sdist, crates, deb, archive)" >&2
+      echo "scripts/dist.sh: unknown step '$step' (wheel, duckdb, sdist, crates, npm, deb, archive)" >&2
       exit 2
       ;;
   esac
