@@ -19,6 +19,9 @@ version=0.9.3
 if [ "$(cargo about --version 2>/dev/null | awk '{print $2}')" != "$version" ]; then
   cargo install -q --locked cargo-about --version "$version" --features cli
 fi
+# cargo-about reads the crates' own files offline: every crate in the lock file is fetched
+# first (a fresh machine's registry holds none of them).
+cargo fetch --locked -q
 {
   echo "THIRD-PARTY NOTICES"
   echo
