@@ -15,6 +15,9 @@
 //!   is compiled with them too.
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+// First: the architectures' modules below use its macros.
+#[macro_use]
+mod forward;
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod lookup;

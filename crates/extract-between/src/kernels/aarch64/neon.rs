@@ -125,6 +125,9 @@ pub(super) fn quiet128_pair(bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 
     !any_high(acc)
 }
 
+/// What a UTF-8 block's units are known as: the portable form.
+pub(super) type Units = Utf8Block;
+
 /// The block test's constant vectors, made once per walk.
 #[derive(Clone, Copy)]
 pub(super) struct Consts {

@@ -84,6 +84,9 @@ fn mask(lanes: [v128; 4]) -> u64 {
     })
 }
 
+/// What a UTF-8 block's units are known as: the portable form.
+pub(super) type Units = Utf8Block;
+
 /// The block test's constant vectors, made once per walk.
 #[derive(Clone, Copy)]
 pub(super) struct Consts {

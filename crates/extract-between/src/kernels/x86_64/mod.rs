@@ -86,84 +86,13 @@ struct Avx512(());
 #[derive(Clone, Copy)]
 struct Avx512Vbmi(());
 
-/// Implements [`AsciiKernels`] for a token with the kernels of one set's file (`$set`).
-macro_rules! ascii_kernels {
-    ($token:ident, $set:ident) => {
-        impl AsciiKernels for $token {
-            #[inline(always)]
-            fn stops64(self, block: &[u8; 64], byte: u8) -> u64 {
-                // SAFETY: `self` proves the set's instructions (see `run`).
-                unsafe { $set::stops64(block, byte) }
-            }
-            #[inline(always)]
-            fn stops64_pair(self, block: &[u8; 64], at: [&[u8; 64]; 2], bytes: [u8; 2]) -> u64 {
-                // SAFETY: `self` proves the set's instructions (see `run`).
-                unsafe { $set::stops64_pair(block, at, bytes) }
-            }
-            #[inline(always)]
-            fn quiet128(self, bytes: &[u8; 128], byte: u8) -> bool {
-                // SAFETY: `self` proves the set's instructions (see `run`).
-                unsafe { $set::quiet128(bytes, byte) }
-            }
-            #[inline(always)]
-            fn quiet128_pair(self, bytes: &[u8; 128], at: [&[u8; 128]; 2], probe: [u8; 2]) -> bool {
-                // SAFETY: `self` proves the set's instructions (see `run`).
-                unsafe { $set::quiet128_pair(bytes, at, probe) }
-            }
-        }
-    };
-}
+ascii_kernels!(unsafe Sse2, sse2);
+ascii_kernels!(unsafe Avx2, avx2);
+ascii_kernels!(unsafe Avx512, avx512);
 
-ascii_kernels!(Sse2, sse2);
-ascii_kernels!(Avx2, avx2);
-ascii_kernels!(Avx512, avx512);
-
-/// Implements [`Utf8Kernels`] for a token with the kernels of one set's file (`$set`) and
-/// the marker comparison of another's (`$prefix`).
-macro_rules! utf8_kernels {
-    ($token:ident, $set:ident, $prefix:ident) => {
-        impl Utf8Kernels for $token {
-            type Units = $set::Units;
-            type Consts = $set::Consts;
-            type Prefix = $prefix::Prefix;
-
-            #[inline(always)]
-            fn consts(self) -> $set::Consts {
-                // SAFETY: `self` proves the set's instructions (see `run`).
-                unsafe { $set::consts() }
-            }
-            #[inline(always)]
-            fn utf8_block(
-                self,
-                consts: &$set::Consts,
-                window: &[u8; 98],
-                probe: [(usize, u8); 2],
-            ) -> Option<($set::Units, u64)> {
-                // SAFETY: `self` proves the set's instructions (see `run`).
-                unsafe { $set::utf8_block(consts, window, probe) }
-            }
-            #[inline(always)]
-            fn candidates(self, window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
-                // SAFETY: `self` proves the set's instructions (see `run`).
-                unsafe { $set::candidates(window, probe) }
-            }
-            #[inline(always)]
-            fn prefix(self, bytes: &[u8; 32], len: usize) -> $prefix::Prefix {
-                // SAFETY: `self` proves the set's instructions, AVX2 among them (see `run`).
-                unsafe { $prefix::Prefix::new(bytes, len) }
-            }
-            #[inline(always)]
-            fn starts(self, prefix: &$prefix::Prefix, here: &[u8; 32]) -> bool {
-                // SAFETY: `self` proves the set's instructions, AVX2 among them (see `run`).
-                unsafe { prefix.starts(here) }
-            }
-        }
-    };
-}
-
-utf8_kernels!(Avx2, avx2, avx2);
+utf8_kernels!(unsafe Avx2, avx2, avx2);
 // A marker is compared in 32 bytes, as with AVX2, which every AVX-512 CPU has.
-utf8_kernels!(Avx512Vbmi, avx512, avx2);
+utf8_kernels!(unsafe Avx512Vbmi, avx512, avx2);
 
 /// Whether the CPU is AMD's (asked once: CPUID is slow, in a virtual machine a trip to the
 /// hypervisor).
