@@ -125,6 +125,21 @@ def test_bad_arguments_are_refused_with_the_reason(con, query, words):
         con.sql(query).fetchall()
 
 
+@pytest.mark.parametrize(
+    "query, called",
+    [
+        ("SELECT extract_between_all(42, '[', ']')", "extract_between_all"),
+        ("SELECT extract_between_first([1, 2], '[', ']')", "extract_between_first"),
+    ],
+)
+def test_a_type_error_names_the_function_called_and_the_types_it_takes(con, query, called):
+    with pytest.raises(duckdb.BinderException) as raised:
+        con.sql(query).fetchall()
+    message = str(raised.value)
+    assert f"{called}(" in message and "VARCHAR" in message, message
+    assert "__extract" not in message, message
+
+
 def test_a_parquet_query_streams_through_in_vectors(tmp_path, monkeypatch):
     from extract_between import _duckdb_udf
 

@@ -22,8 +22,11 @@ from . import _native
 from ._columns import extract_all, extract_first, in_batch
 from ._errors import ExtractError
 
-_ALL = "__extract_between_all"
-_FIRST = "__extract_between_first"
+# What DuckDB's binder names in a type error ("No function matches ... Candidate functions:
+# extract_between_all__python_3(VARCHAR, ...)"): the SQL name the user wrote, and that these
+# are the Python functions.
+_ALL = "extract_between_all__python"
+_FIRST = "extract_between_first__python"
 
 # Every arity the SQL functions take, each a macro over the one native-backed function: the
 # Python API registers one signature per name, and SQL macros overload by arity. Macros are
