@@ -1,6 +1,7 @@
 //! What went wrong, as JavaScript's error classes need it: a code, the field or offsets, and
 //! the library's own words for the message.
 
+use extract_between::batch::TooLarge;
 use extract_between::rows::RowErrorKind;
 use extract_between::{MarkerError, Pos, ScanError};
 use wasm_bindgen::prelude::*;
@@ -98,16 +99,13 @@ impl Problem {
         }
     }
 
-    /// The match whose content begins at `start` grew past `limit` bytes.
-    pub fn too_large(start: Pos, limit: usize) -> Problem {
+    /// A match grew past `maxMatchBytes`.
+    pub fn too_large(big: TooLarge) -> Problem {
         Problem {
             code: "match_too_large",
             field: None,
-            message: format!(
-                "the match starting at UTF-16 offset {} (byte offset {}) is longer than maxMatchBytes ({limit} bytes)",
-                start.utf16, start.byte
-            ),
-            at: start,
+            message: big.naming("maxMatchBytes").to_string(),
+            at: big.start,
         }
     }
 }

@@ -186,8 +186,8 @@ impl Stream {
                     push(&mut self.records, Kind::Match, m.start, m.end);
                     self.text.extend_from_slice(m.bytes);
                 }
-                if let Some(start) = batch.too_large() {
-                    self.problem = Some(Problem::too_large(start, batch.limit()));
+                if let Some(big) = batch.too_large() {
+                    self.problem = Some(Problem::too_large(big));
                 }
             }
             Mode::Events(sink) => {

@@ -112,7 +112,8 @@ test("scanner errors: unclosed at finish, invalid UTF-8, lone surrogates, too la
   const big = new Scanner("[", "]", { maxMatchBytes: 4 });
   assert.throws(
     () => big.feed("[abcd] [abcde]"),
-    (e) => e instanceof MatchTooLarge && e.limit === 4 && e.offset === 8 && e.matches.length === 1 && e.matches[0].text === "abcd",
+    (e) => e instanceof MatchTooLarge && e.limit === 4 && e.offset === 8 && e.matches.length === 1 && e.matches[0].text === "abcd" &&
+      e.message === "the match starting at UTF-16 offset 8 (byte offset 8) is longer than maxMatchBytes (4 bytes)",
   );
   assert.deepEqual(new Scanner("[", "]", { maxMatchBytes: null }).feed("[" + "x".repeat(1000) + "]")[0].text.length, 1000);
   assert.throws(() => new Scanner("[", "]", { maxMatchBytes: -1 }), (e) => e instanceof InvalidInput && e.field === "maxMatchBytes");

@@ -6,7 +6,8 @@
 use crate::matched::Match;
 use crate::{DETACH_BYTES, errors};
 pub use extract_between::batch::Batch;
-use extract_between::{Pos, ScanError, Sink};
+use extract_between::batch::TooLarge;
+use extract_between::{ScanError, Sink};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use std::ops::ControlFlow;
@@ -22,8 +23,8 @@ const SIGNAL_EVERY: usize = 1 << 16;
 pub enum Ended {
     /// Invalid UTF-8, or an unclosed start marker at the end.
     Scan(ScanError),
-    /// The match whose content begins at this position grew past `max_match_bytes`.
-    TooLarge(Pos),
+    /// A match grew past `max_match_bytes`.
+    TooLarge(TooLarge),
     /// Python raised while the chunk was scanned (a `KeyboardInterrupt`).
     Interrupted(PyErr),
 }
@@ -63,7 +64,7 @@ pub fn run(
 ) -> Result<(), Ended> {
     scan(py, scanner, batch, chunk)?;
     match batch.too_large() {
-        Some(start) => Err(Ended::TooLarge(start)),
+        Some(big) => Err(Ended::TooLarge(big)),
         None => Ok(()),
     }
 }
@@ -98,10 +99,10 @@ pub fn scan<S: Sink + Send>(
 }
 
 /// The error a scan ended with, with `found`, the matches before it in the same call.
-pub fn error(py: Python<'_>, ended: Ended, limit: usize, found: Bound<'_, PyList>) -> PyErr {
+pub fn error(py: Python<'_>, ended: Ended, found: Bound<'_, PyList>) -> PyErr {
     match ended {
         Ended::Scan(e) => errors::scan_error(py, &e, found),
-        Ended::TooLarge(start) => errors::match_too_large(py, start, limit, found),
+        Ended::TooLarge(big) => errors::match_too_large(py, big, found),
         Ended::Interrupted(e) => e,
     }
 }

@@ -2,6 +2,7 @@
 //! Python (`python/extract_between/_errors.py`: keyword attributes, pickling, docs); this file
 //! builds their instances, so every message and attribute comes from one place.
 
+use extract_between::batch::TooLarge;
 use extract_between::rows::{RowError, RowErrorKind};
 use extract_between::{MarkerError, Pos, ScanError};
 use pyo3::exceptions::PyTypeError;
@@ -130,24 +131,16 @@ pub fn scan_error_with_events(
     }
 }
 
-/// `MatchTooLarge` for the match whose content begins at `start`, past `limit` bytes.
-pub fn match_too_large(
-    py: Python<'_>,
-    start: Pos,
-    limit: usize,
-    matches: Bound<'_, PyList>,
-) -> PyErr {
+/// `MatchTooLarge` for the match that grew past `max_match_bytes`.
+pub fn match_too_large(py: Python<'_>, big: TooLarge, matches: Bound<'_, PyList>) -> PyErr {
     raise(
         py,
         "MatchTooLarge",
-        &format!(
-            "the match starting at byte offset {} (UTF-16 offset {}) is longer than max_match_bytes ({limit} bytes)",
-            start.byte, start.utf16
-        ),
+        &big.naming("max_match_bytes").to_string(),
         &[
-            ("offset", int(py, start.utf16)),
-            ("byte_offset", int(py, start.byte)),
-            ("limit", int(py, limit as u64)),
+            ("offset", int(py, big.start.utf16)),
+            ("byte_offset", int(py, big.start.byte)),
+            ("limit", int(py, big.limit as u64)),
             ("matches", matches.into_any().unbind()),
         ],
     )

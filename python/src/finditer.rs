@@ -353,9 +353,8 @@ impl MatchIter {
                 return Ok(Some(m));
             }
             if let Some(ended) = self.error.take() {
-                let limit = self.batch.limit();
                 self.batch.release();
-                return Err(batch::error(py, ended, limit, PyList::empty(py)));
+                return Err(batch::error(py, ended, PyList::empty(py)));
             }
             let Some(source) = self.source.as_mut() else {
                 return Ok(None);

@@ -145,9 +145,8 @@ impl Scanner {
             Ok(()) => Ok(found),
             Err(ended) => {
                 self.state = State::Failed;
-                let limit = self.batch.limit();
                 self.batch.release();
-                Err(batch::error(py, ended, limit, found))
+                Err(batch::error(py, ended, found))
             }
         }
     }

@@ -207,6 +207,8 @@ def test_afinditer_and_scanner_take_max_match_bytes():
     with pytest.raises(eb.MatchTooLarge) as e:
         eb.Scanner("[", "]", max_match_bytes=3).feed(b"[ab] [abcd]")
     assert [m.text for m in e.value.matches] == ["ab"]
+    # The library's sentence, with the option as Python spells it (JavaScript: maxMatchBytes).
+    assert str(e.value) == "the match starting at UTF-16 offset 6 (byte offset 6) is longer than max_match_bytes (3 bytes)"
     assert [m.text for m in eb.finditer(b"[abcd]", "[", "]", max_match_bytes=4)] == ["abcd"]
 
 

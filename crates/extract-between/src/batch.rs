@@ -22,7 +22,70 @@
 //! ```
 
 use crate::scanner::{Pos, Sink};
+use core::fmt;
 use core::ops::{ControlFlow, Range};
+
+/// A match that grew past a limit on its content: where the content began, and the limit.
+/// Its `Display` is the sentence every binding words the error with; [`naming`](Self::naming)
+/// adds the option that set the limit, as the binding's users spell it.
+///
+/// ```
+/// use extract_between::{Pos, batch::TooLarge};
+/// let big = TooLarge { start: Pos { byte: 7, utf16: 5 }, limit: 4 };
+/// assert_eq!(big.to_string(), "the match starting at UTF-16 offset 5 (byte offset 7) is longer than 4 bytes");
+/// assert_eq!(
+///     big.naming("maxMatchBytes").to_string(),
+///     "the match starting at UTF-16 offset 5 (byte offset 7) is longer than maxMatchBytes (4 bytes)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLarge {
+    /// Where the match's content begins.
+    pub start: Pos,
+    /// The limit it broke, in bytes.
+    pub limit: usize,
+}
+
+impl TooLarge {
+    /// The sentence with `option`, the name of the setting that gave the limit.
+    pub fn naming(self, option: &str) -> impl fmt::Display + '_ {
+        Naming {
+            error: self,
+            option,
+        }
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, option: Option<&str>) -> fmt::Result {
+        let Pos { byte, utf16 } = self.start;
+        // The card's order, as in its unclosed-marker message: UTF-16 first.
+        write!(
+            f,
+            "the match starting at UTF-16 offset {utf16} (byte offset {byte}) is longer than "
+        )?;
+        match option {
+            Some(option) => write!(f, "{option} ({} bytes)", self.limit),
+            None => write!(f, "{} bytes", self.limit),
+        }
+    }
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, None)
+    }
+}
+
+/// [`TooLarge::naming`]'s sentence.
+struct Naming<'a> {
+    error: TooLarge,
+    option: &'a str,
+}
+
+impl fmt::Display for Naming<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.write(f, Some(self.option))
+    }
+}
 
 /// A match gathered: its content's place in the batch's buffer and its positions.
 #[derive(Clone, Debug)]
@@ -130,7 +193,7 @@ impl Batch {
         self.limit
     }
 
-    /// Where the content of the match that grew past the limit begins, once; the scan
+    /// The match that grew past the limit (where its content begins), once; the scan
     /// stopped there (the matches before it can still be popped).
     ///
     /// ```
@@ -138,11 +201,15 @@ impl Batch {
     /// let mut batch = Batch::new(2);
     /// let mut scanner = Scanner::new(&Markers::new("[", "]").unwrap());
     /// scanner.feed(b"[ab] [abc]", &mut batch).unwrap();
-    /// assert_eq!(batch.too_large().map(|p| p.byte), Some(6));
+    /// assert_eq!(batch.too_large().map(|big| (big.start.byte, big.limit)), Some((6, 2)));
     /// assert_eq!(batch.pop().unwrap().text(), "ab");
     /// ```
-    pub fn too_large(&mut self) -> Option<Pos> {
-        self.too_large.take()
+    pub fn too_large(&mut self) -> Option<TooLarge> {
+        let start = self.too_large.take()?;
+        Some(TooLarge {
+            start,
+            limit: self.limit,
+        })
     }
 
     /// Matches gathered and not yet popped.

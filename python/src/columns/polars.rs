@@ -60,9 +60,10 @@ fn string(fields: &[Field]) -> PolarsResult<Field> {
     ))
 }
 
-/// Every match of each row, a `list[str]` column.
+/// Every match of each row, a `list[str]` column. Named as the SQL function is: polars'
+/// plans and errors show a plugin as `LIBRARY:NAME()`.
 #[polars_expr(output_type_func=list_of_strings)]
-fn extract_all(inputs: &[Series], kwargs: AllOptions) -> PolarsResult<Series> {
+fn extract_between_all(inputs: &[Series], kwargs: AllOptions) -> PolarsResult<Series> {
     let rows = Rows::new(
         &kwargs.start,
         &kwargs.end,
@@ -90,7 +91,7 @@ fn extract_all(inputs: &[Series], kwargs: AllOptions) -> PolarsResult<Series> {
 
 /// Each row's first match, a `str` column.
 #[polars_expr(output_type_func=string)]
-fn extract_first(inputs: &[Series], kwargs: FirstOptions) -> PolarsResult<Series> {
+fn extract_between_first(inputs: &[Series], kwargs: FirstOptions) -> PolarsResult<Series> {
     let rows = Rows::new(&kwargs.start, &kwargs.end, Some(1), &kwargs.on_unclosed)?;
     let texts = strings(inputs)?;
     let mut first = 0;

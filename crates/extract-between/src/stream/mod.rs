@@ -10,6 +10,7 @@
 //! [`Match::into_owned`] to let it go. A match that spans chunks is copied, up to
 //! `max_match_bytes`.
 
+use crate::batch::TooLarge;
 use crate::collect::Capped;
 use crate::markers::Markers;
 use crate::scanner::{Pos, ScanError, Scanner, Sink};
@@ -155,11 +156,11 @@ impl<E: fmt::Display> fmt::Display for Error<E> {
         match self {
             Error::Upstream(e) => write!(f, "reading input: {e}"),
             Error::Scan(e) => e.fmt(f),
-            Error::MatchTooLarge { start, limit } => write!(
-                f,
-                "the match starting at byte offset {} (UTF-16 offset {}) is longer than {limit} bytes",
-                start.byte, start.utf16
-            ),
+            Error::MatchTooLarge { start, limit } => TooLarge {
+                start: *start,
+                limit: *limit,
+            }
+            .fmt(f),
         }
     }
 }
