@@ -74,7 +74,7 @@ def extract_all(
     """
     _native._check_column_options(start, end, max_matches, on_unclosed)
     options = {"start": start, "end": end, "max_matches": max_matches, "on_unclosed": on_unclosed}
-    return _plugin(_expr(column), "extract_all", options)
+    return _plugin(_expr(column), "extract_between_all", options)
 
 
 def extract_first(
@@ -88,7 +88,7 @@ def extract_first(
     ['1', None]
     """
     _native._check_column_options(start, end, None, on_unclosed)
-    return _plugin(_expr(column), "extract_first", {"start": start, "end": end, "on_unclosed": on_unclosed})
+    return _plugin(_expr(column), "extract_between_first", {"start": start, "end": end, "on_unclosed": on_unclosed})
 
 
 @pl.api.register_expr_namespace("extract_between")
