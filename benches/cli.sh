@@ -21,31 +21,7 @@ BIN=$PWD/target/release/extract-between
 WORK=$(mktemp -d /dev/shm/eb-bench.XXXXXX 2>/dev/null || mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-python3 - "$WORK" "$SIZE_MIB" <<'PY'
-import random, sys
-work, size = sys.argv[1], int(sys.argv[2]) << 20
-rnd = random.Random(7)
-words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
-def gen(path, dense):
-    out, n = [], 0
-    while n < size:
-        line = " ".join(rnd.choice(words) for _ in range(10))
-        if dense:
-            line = line[:60] + " [" + rnd.choice(words) + rnd.choice(words) + "]"
-        line += "\n"
-        out.append(line)
-        n += len(line)
-    open(path, "w").write("".join(out))
-gen(f"{work}/dense.txt", True)
-gen(f"{work}/none.txt", False)
-cjk = ["東京", "日本語", "文字列", "抽出", "検索", "テキスト", "データ", "処理", "、", "。"]
-out, n = [], 0
-while n < size:
-    line = "".join(rnd.choice(cjk) for _ in range(20)) + "「" + rnd.choice(cjk) + rnd.choice(cjk) + "」\n"
-    out.append(line)
-    n += len(line.encode())
-open(f"{work}/unicode.txt", "w", encoding="utf-8").write("".join(out))
-PY
+python3 benches/corpus.py files "$WORK" "$SIZE_MIB"
 
 # median wall seconds (from bash's microsecond clock) and max peak RSS (KiB, from
 # /usr/bin/time) of RUNS runs of "$@" > $WORK/out
@@ -100,19 +76,7 @@ done
 # A tree of TREE_FILES HTML files (~10 KB each, 100 directories), walked by each tool on
 # every core: extract-between and rg walk it themselves, grep -r too.
 TREE_FILES=${TREE_FILES:-20000}
-python3 - "$WORK/site" "$TREE_FILES" <<'PY'
-import os, random, sys
-root, n = sys.argv[1], int(sys.argv[2])
-rnd = random.Random(11)
-words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
-para = lambda: "<p>" + " ".join(rnd.choice(words) for _ in range(60)) + "</p>\n"
-for i in range(n):
-    d = os.path.join(root, f"section{i % 100:03d}")
-    os.makedirs(d, exist_ok=True)
-    body = "".join(para() for _ in range(25))
-    with open(os.path.join(d, f"page{i:05d}.html"), "w") as f:
-        f.write(f"<html><head><title>Page {i} {rnd.choice(words)}</title></head><body>\n{body}</body></html>\n")
-PY
+python3 benches/corpus.py tree "$WORK/site" "$TREE_FILES"
 tree_bytes=$(du -sb "$WORK/site" | cut -f1)
 a=$("$BIN" -s '<title>' -e '</title>' "$WORK/site" | sort | md5sum)
 b=$(rg -o '<title>(.*?)</title>' -r '$1' "$WORK/site" | sort | md5sum)

@@ -14,6 +14,7 @@
 #   deb     the CLI as a Debian package: binary, man page, completions, licenses, README
 #   archive the CLI for this machine's target as an archive (.tar.gz; .zip on Windows) with
 #           the licenses, README, man page and completions, and its SHA-256 beside it
+#           (on Linux the CLI is a static musl binary: TARGET is ARCH-unknown-linux-musl)
 #
 # `bash scripts/dist.sh` builds all seven; `bash scripts/dist.sh wheel deb` some. The release
 # workflow (.github/workflows/release.yml) runs these same steps; scripts/check-dist.sh checks
@@ -115,9 +116,11 @@ crates() {
   done
 }
 
-# The npm package's WebAssembly half (js/build.sh), which the CLI's playground embeds too.
+# The npm package's WebAssembly half (js/build.sh), which the CLI's playground embeds too:
+# built once per run (built again, its new files would make cargo rebuild the CLI).
 js_build() {
-  bash js/build.sh >/dev/null
+  [ -n "${js_built:-}" ] || bash js/build.sh >/dev/null
+  js_built=1
 }
 
 npm() {
@@ -136,15 +139,35 @@ npm() {
   ls -l "$out/extract-between-$version.tgz"
 }
 
+# The CLI's target: on Linux a static musl binary of the machine's architecture (linked by
+# cargo-zigbuild, jemalloc its allocator), which runs on any Linux, Alpine and glibc older
+# than 2.17 included; benches/README.md measures it beside glibc builds. Elsewhere the host's.
+cli_target() {
+  host="$(rustc -vV | sed -n 's/^host: //p')"
+  case "$host" in
+    *-unknown-linux-gnu)
+      python_tools
+      command -v cargo-zigbuild >/dev/null 2>&1 || "$target_dir/dist-tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
+      host="${host%-gnu}-musl"
+      rustup target list --installed | grep -qx "$host" || rustup target add "$host"
+      build=(cargo zigbuild --target "$host")
+      ;;
+    *) build=(cargo build --target "$host") ;;
+  esac
+}
+
 # The CLI built with the dist profile (its /playground page embedded), and what it
 # generates for packagers beside it (made by the binary from the parser's own definitions,
 # so they cannot drift from it).
 cli() {
+  [ -z "${cli_built:-}" ] || return 0
+  cli_built=1
   js_build
-  cargo build --locked --profile dist -p extract-between-cli
-  bin="$target_dir/dist/extract-between"
+  cli_target
+  "${build[@]}" --locked --profile dist -p extract-between-cli
+  bin="$target_dir/$host/dist/extract-between"
   [ -x "$bin" ] || bin="$bin.exe"
-  assets="$target_dir/dist/dist-assets"
+  assets="$target_dir/$host/dist/dist-assets"
   mkdir -p "$assets"
   "$bin" man | gzip -9n >"$assets/extract-between.1.gz"
   local sub
@@ -164,15 +187,14 @@ deb() {
   fi
   cli
   rm -f "$out"/extract-between_*.deb
-  cargo deb --locked -p extract-between-cli --profile dist --no-build -o "$out/"
+  cargo deb --locked -p extract-between-cli --profile dist --target "$host" --no-build -o "$out/"
 }
 
 archive() {
   cli
-  local host name stage
-  host="$(rustc -vV | sed -n 's/^host: //p')"
+  local name stage
   name="extract-between-$version-$host"
-  stage="$target_dir/dist/$name"
+  stage="$target_dir/$host/dist/$name"
   rm -rf "$stage"
   mkdir -p "$stage/complete"
   cp "$bin" LICENSE-MIT LICENSE-APACHE crates/extract-between-cli/README.md \
