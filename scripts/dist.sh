@@ -33,6 +33,11 @@ target_dir="$(cargo metadata --locked --no-deps --format-version 1 |
 version="$(cargo metadata --locked --no-deps --format-version 1 |
   python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "extract-between-cli"))')"
 mkdir -p "$out"
+# cargo-zigbuild's own builds (the Spark library, the DuckDB extension) get a target folder of
+# their own: its linker wrapper differs from the one maturin's embedded copy writes, and in a
+# shared folder each build would find the other's crates stale and rebuild them, polars with
+# them.
+zig_target_dir="$target_dir/zigbuild"
 
 # maturin and zig, in a venv of their own (the wheel's build needs no other Python package).
 python_tools() {
@@ -53,24 +58,26 @@ spark_jar() {
   "$tools/bin/python" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("pyspark") is None)' ||
     "$tools/bin/pip" install -q --no-deps 'pyspark>=4.1'
   command -v cargo-zigbuild >/dev/null 2>&1 || "$tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
-  PYTHON="$tools/bin/python" ZIGBUILD=1 bash spark/build.sh >/dev/null
+  local jar
+  jar="$(PYTHON="$tools/bin/python" ZIGBUILD=1 CARGO_TARGET_DIR="$zig_target_dir" bash spark/build.sh | tail -n 1)"
   mkdir -p python/python/extract_between/jars
-  cp "$target_dir/spark/extract-between-spark.jar" python/python/extract_between/jars/
+  cp "$jar" python/python/extract_between/jars/
 }
 
 # The DuckDB extension files for this machine's target (one per platform name DuckDB gives
 # it), on Linux linked with cargo-zigbuild (glibc 2.17).
 duckdb_extension() {
-  local zig=""
+  local zig="" build_env=()
   if [ "$(uname -s)" = Linux ]; then
     python_tools
     command -v cargo-zigbuild >/dev/null 2>&1 || "$target_dir/dist-tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
     zig=1
+    build_env=(CARGO_TARGET_DIR="$zig_target_dir")
   fi
   extensions=()
   while IFS= read -r file; do
     extensions+=("$file")
-  done < <(ZIGBUILD="$zig" bash duckdb/build.sh | grep '\.duckdb_extension$')
+  done < <(env "${build_env[@]}" ZIGBUILD="$zig" bash duckdb/build.sh | grep '\.duckdb_extension$')
 }
 
 duckdb() {
