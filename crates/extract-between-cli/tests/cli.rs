@@ -468,6 +468,53 @@ fn tool_and_card_report_a_failed_write() {
     }
 }
 
+/// `-n` after a read that ends inside a multi-byte character: the character's first bytes
+/// wait in the scanner for the rest, and the next read's newlines must still be placed at
+/// their true offsets. Every cut point of 1- to 4-byte characters at the first read's edge,
+/// then many lines of astral characters (cut wherever the reads fall), from a file and from a
+/// pipe, against the line counted in the whole text.
+#[test]
+fn line_numbers_hold_after_a_read_ends_inside_a_character() {
+    const READ: usize = 64 * 1024;
+    for ch in ["x", "é", "€", "😀"] {
+        for back in 1..=5 {
+            let mut body = "a".repeat(READ - back);
+            body.push_str(ch);
+            body.push_str("[\n\n]");
+            body.push_str(&"😀😀😀😀😀😀😀[\n]".repeat(3000));
+            let expected: Vec<u64> = body
+                .match_indices('[')
+                .map(|(at, _)| 1 + body[..at].matches('\n').count() as u64)
+                .collect();
+            let path = temp("cut-lines.txt", body.as_bytes());
+            let args = ["-n", "--json-lines", "-s", "[", "-e", "]"];
+            for (from, out) in [
+                (
+                    "file",
+                    run(&[&args[..], &[path.to_str().unwrap()]].concat(), b""),
+                ),
+                ("pipe", run(&args, body.as_bytes())),
+            ] {
+                assert_eq!(out.status.code(), Some(0), "{ch} {back} {from}");
+                let got: Vec<u64> = text(&out.stdout)
+                    .lines()
+                    .map(|l| {
+                        serde_json::from_str::<serde_json::Value>(l).unwrap()["line"]
+                            .as_u64()
+                            .unwrap()
+                    })
+                    .collect();
+                assert_eq!(got.len(), expected.len(), "{ch} {back} {from}");
+                let wrong = got.iter().zip(&expected).position(|(g, e)| g != e);
+                assert_eq!(
+                    wrong, None,
+                    "{ch}, {back} bytes before the read's end, from a {from}"
+                );
+            }
+        }
+    }
+}
+
 /// `-n`: each match's line (its start marker's), `LINE:MATCH` after `PATH:`, and a `"line"`
 /// field in JSON lines, right across read chunks (the file spans several, and markers
 /// straddle their edges).

@@ -67,6 +67,9 @@ pub(super) fn run_one<W: Write>(
 ) -> Result<bool, InputFailure> {
     let mut scanner = Scanner::new(markers);
     let mut first = true;
+    // The bytes fed so far: the scanner's own position leaves out a character cut at the end
+    // of the last read, which it holds until the rest arrives.
+    let mut fed: u64 = 0;
     loop {
         let mut n = match reader.read(buf) {
             Ok(0) => break,
@@ -106,7 +109,8 @@ pub(super) fn run_one<W: Write>(
         if let Some(bar) = bar.as_deref_mut() {
             bar.inc(n as u64);
         }
-        sink.get_mut().chunk(scanner.position().byte, &buf[..n]);
+        sink.get_mut().chunk(fed, &buf[..n]);
+        fed += n as u64;
         match scanner.feed(&buf[..n], sink) {
             Ok(ControlFlow::Continue(())) => {}
             // Either the cap and truncation are known (stop reading: done), or the writer
