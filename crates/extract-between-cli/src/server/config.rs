@@ -124,25 +124,31 @@ pub struct ServeArgs {
     )]
     pub auth_token: Option<Secret>,
     /// Origins (as `https://app.example`) that may use `/mcp` from a browser, beside the
-    /// loopback ones; repeat or separate with commas; `*` allows any. A request with
-    /// another `Origin` gets 403.
+    /// loopback ones: their pages may run a whole MCP session (CORS preflights answered, the
+    /// MCP headers allowed and `Mcp-Session-Id` readable). Repeat or separate with commas;
+    /// `*` allows any. A request with another `Origin` gets 403. Scheme and host are compared
+    /// without case and the scheme's default port is dropped (`HTTPS://App.Example:443` is
+    /// `https://app.example`); a value no browser sends (a path, a wildcard host, a trailing
+    /// dot) is refused at start.
     #[arg(
         long,
         env = "EXTRACT_BETWEEN_ALLOW_ORIGIN",
         value_name = "ORIGIN",
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = super::origin_name::parse_flag
     )]
     pub allow_origin: Vec<String>,
     /// Origins (as `https://app.example`) whose browser pages may call the HTTP routes: CORS
     /// preflights are answered and the answers made readable to them. Repeat or separate
-    /// with commas; `*` allows any. Off by default (no CORS header is sent). `/mcp` keeps its
-    /// own Origin check (`--allow-origin`).
+    /// with commas; `*` allows any. Off by default (no CORS header is sent). Origins are
+    /// compared as `--allow-origin` compares them. `/mcp` keeps its own Origin check
+    /// (`--allow-origin`).
     #[arg(
         long,
         env = "EXTRACT_BETWEEN_CORS_ORIGIN",
         value_name = "ORIGIN",
         value_delimiter = ',',
-        value_parser = cors_origin
+        value_parser = super::origin_name::parse_flag
     )]
     pub cors_origin: Vec<String>,
     /// Hosts (as `mcp.example` or `mcp.example:8080`) that `/mcp` answers beside the
@@ -259,37 +265,21 @@ impl ServerConfig {
             listen: args.listen,
             auth_token_file: args.auth_token_file,
             auth_token: args.auth_token,
-            allow_origin: args.allow_origin,
-            cors_origin: args.cors_origin,
+            // The command line's parser normalised them already; `ServeArgs` built in code
+            // are normalised here (a value that is no origin stays, and never matches).
+            allow_origin: normalised(args.allow_origin),
+            cors_origin: normalised(args.cors_origin),
             allow_host: args.allow_host,
             metrics_listen: args.metrics_listen,
         }
     }
 }
 
-/// `--cors-origin`'s value: `*`, or an origin as a browser sends it, `scheme://host[:port]`
-/// (`http` or `https`, no path).
-fn cors_origin(value: &str) -> Result<String, String> {
-    let why = || {
-        format!(
-            "{value:?} is not an origin: write it as a browser sends it, scheme://host[:port] (https://app.example), or * for any"
-        )
-    };
-    if value == "*" {
-        return Ok(value.to_owned());
-    }
-    let uri: axum::http::Uri = value.parse().map_err(|_| why())?;
-    let web = matches!(uri.scheme_str(), Some("http" | "https"));
-    // `Uri` reads a missing path as "/": the text itself must end at the authority.
-    let bare = uri.path() == "/"
-        && uri.query().is_none()
-        && !value.ends_with('/')
-        && uri.authority().is_some_and(|a| !a.as_str().contains('@'));
-    if web && bare && axum::http::HeaderValue::from_str(value).is_ok() {
-        Ok(value.to_owned())
-    } else {
-        Err(why())
-    }
+fn normalised(origins: Vec<String>) -> Vec<String> {
+    origins
+        .into_iter()
+        .map(|o| super::origin_name::parse_flag(&o).unwrap_or(o))
+        .collect()
 }
 
 /// How log lines are written to stderr.

@@ -43,6 +43,7 @@ mod mcp_route;
 mod metrics;
 mod openapi;
 mod origin;
+mod origin_name;
 mod playground;
 mod protocol;
 mod query;

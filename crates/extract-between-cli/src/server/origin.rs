@@ -2,25 +2,28 @@
 //! listens on loopback, the `Host` it was asked by; and the 403 bodies of those refused (a
 //! JSON-RPC error without an id, so that an MCP client can read it).
 
+use super::origin_name::listed;
 use crate::mcp::http::refusal;
-use axum::http::HeaderMap;
 use axum::http::uri::Authority;
+use axum::http::{HeaderMap, HeaderValue};
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 /// Whether a request's `Origin` may use the endpoint: absent (not a browser), an `http` or
-/// `https` origin whose host is loopback (see [`is_loopback`]), or one of `allowed` (exact,
-/// case-insensitive; `*` allows every origin).
+/// `https` origin whose host is loopback (see [`is_loopback`]), or one of `allowed` (see
+/// [`listed`]; `*` allows every origin).
 pub(super) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
-    let Some(origin) = headers.get(axum::http::header::ORIGIN) else {
-        return true;
-    };
+    headers
+        .get(axum::http::header::ORIGIN)
+        .is_none_or(|origin| origin_value_allowed(origin, allowed))
+}
+
+/// Whether an `Origin` header's value may use `/mcp` (see [`origin_allowed`]); CORS for
+/// `/mcp` answers the same origins.
+pub(super) fn origin_value_allowed(origin: &HeaderValue, allowed: &[String]) -> bool {
     let Ok(origin) = origin.to_str() else {
         return false;
     };
-    if allowed
-        .iter()
-        .any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
-    {
+    if listed(origin, allowed) {
         return true;
     }
     let Ok(uri) = origin.parse::<axum::http::Uri>() else {
@@ -109,7 +112,6 @@ pub(super) fn forbidden_origin() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
 
     #[test]
     fn loopback_origins_pass_and_others_need_allowing() {

@@ -23,6 +23,7 @@ use std::sync::atomic::Ordering;
 /// tool slot is taken.
 pub(super) fn router(state: AppState) -> Router {
     let cors = super::cors::layer(&state.config.cors_origin);
+    let edge = axum::middleware::from_fn_with_state(state.clone(), edge::edge);
     let routes = Router::new()
         .route(EXECUTE_PATH, post(execute::execute))
         .route(
@@ -33,7 +34,6 @@ pub(super) fn router(state: AppState) -> Router {
         .route(TOOLS_PATH, get(tools))
         .route(OPENAPI_PATH, get(openapi_json))
         .route(METRICS_PATH, get(metrics_text))
-        .route(MCP_PATH, post(mcp_route::post))
         .route(LIVEZ, get(livez))
         .route(HEALTHZ, get(livez))
         .route(READYZ, get(readyz))
@@ -43,13 +43,21 @@ pub(super) fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state.clone())
-        .layer(axum::middleware::from_fn_with_state(state, edge::edge));
+        .layer(edge.clone());
     // Outermost: a preflight is answered before the edge asks for a token, and every answer,
     // an error too, is readable to the page that asked.
-    match cors {
+    let routes = match cors {
         Some(cors) => routes.layer(cors),
         None => routes,
-    }
+    };
+    // `/mcp` has CORS of its own: the origins its Origin check admits, the MCP headers.
+    let mcp = Router::new()
+        .route(MCP_PATH, post(mcp_route::post))
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(state.clone())
+        .layer(edge)
+        .layer(super::cors::mcp_layer(&state.config.allow_origin));
+    routes.merge(mcp)
 }
 
 async fn not_found() -> ApiError {
