@@ -254,7 +254,12 @@ def test_a_long_column_call_leaves_the_gil_to_other_threads():
         done.set()
         t.join()
     del answer
-    assert max(gaps) < 0.05, f"a Python thread waited {max(gaps):.3f} s for the GIL during a {took:.2f} s call"
+    # A call that held the GIL would stall the ticker for the whole call; one that leaves it
+    # lets the ticker run many times. The bound is relative to the call's own length, so a
+    # busy machine (slower call, longer scheduling gaps alike) does not decide the outcome;
+    # the latency itself is python/benches/latency.py's figure.
+    assert len(gaps) >= 20, f"the ticker ran {len(gaps)} times during a {took:.2f} s call"
+    assert max(gaps) < took / 4, f"a Python thread waited {max(gaps):.3f} s for the GIL during a {took:.2f} s call"
 
 
 def interrupt_after(delay: float, sent: list):
@@ -281,19 +286,26 @@ def feed_call(mib: int):
 
 
 @pytest.mark.parametrize("make", [column_call, feed_call], ids=["extract_all", "feed"])
-def test_ctrl_c_stops_a_long_call_within_a_fifth_of_a_second(make):
+def test_ctrl_c_stops_a_long_call_long_before_it_would_end(make):
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals reach the main thread only")
-    run, whole = lasting(make, 0.6)
+    run, whole = lasting(make, 1.5)
     sent: list = []
-    timer = interrupt_after(whole / 3, sent)
+    started = time.perf_counter()
+    timer = interrupt_after(whole / 4, sent)
     try:
         with pytest.raises(KeyboardInterrupt):
             run()
         stopped = time.perf_counter()
     finally:
         timer.join()
-    assert stopped - sent[0] < 0.2, f"KeyboardInterrupt came {stopped - sent[0]:.3f} s after the signal"
+    # A call that ignored the signal would run its whole length and raise after it. Measured
+    # against that length on this machine, under whatever else runs beside it, not against a
+    # wall-clock bound; the interrupt's latency is python/benches/latency.py's figure.
+    took = stopped - started
+    assert took < whole * 0.65, (
+        f"the call ran {took:.3f} s of its {whole:.3f} s; the signal came at {sent[0] - started:.3f} s"
+    )
 
 
 def test_a_profile_hook_that_calls_extract_finds_nothing_borrowed():

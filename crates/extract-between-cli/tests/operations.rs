@@ -265,10 +265,11 @@ fn a_second_signal_exits_at_once() {
     let second = Instant::now();
     server.sigterm();
     let status = server
-        .exited_within(Duration::from_secs(2))
+        .exited_within(Duration::from_secs(10))
         .expect("the second signal exits at once");
     assert_eq!(status.code(), Some(1));
-    assert!(second.elapsed() < Duration::from_secs(1));
+    // Long before the 30 s drain would have ended, however busy the machine.
+    assert!(second.elapsed() < Duration::from_secs(10));
 }
 
 #[test]
