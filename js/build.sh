@@ -26,7 +26,7 @@ CARGO_PROFILE_DIST_LTO=fat CARGO_PROFILE_DIST_CODEGEN_UNITS=1 CARGO_PROFILE_DIST
 target_dir="$(cargo metadata --locked --no-deps --format-version 1 |
   node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')"
 rm -rf js/wasm
-wasm-bindgen --target web --no-typescript --out-dir js/wasm --out-name extract_between \
+wasm-bindgen --target web --no-typescript --experimental-reset-state-function --out-dir js/wasm --out-name extract_between \
   "$target_dir/wasm32-unknown-unknown/dist/extract_between_js.wasm"
 node js/scripts/inline.mjs js/wasm/extract_between_bg.wasm js/wasm/inline.js
 ls -l js/wasm

@@ -99,7 +99,11 @@ export type Chunk = string | ArrayBuffer | ArrayBufferView;
 export interface ScannerOptions<E extends boolean = boolean> {
   /** Hand out events (the text inside a match as it arrives) instead of whole matches. */
   events?: E;
-  /** The most bytes of one match's content held (default 16 MiB); `null` for no limit. */
+  /**
+   * The most bytes of one match's content held (default 16 MiB); `null` for no limit of
+   * yours. Never more than 256 MiB (268435456 bytes), the most the WebAssembly module can
+   * hold of one match and hand out as one string: past it, `MatchTooLarge` with that `limit`.
+   */
   maxMatchBytes?: number | null;
 }
 
@@ -139,7 +143,12 @@ export declare function extractStream(
   options: ScannerOptions<true>,
 ): TransformStream<Chunk, MatchEvent>;
 
-/** The base class of the package's errors; `code` is the card's name of the error. */
+/**
+ * The base class of the package's errors; `code` is the card's name of the error, or the
+ * package's own: `"scanner_ended"` (a call on a scanner after its end), `"module_reset"` (the
+ * WebAssembly module failed inside, most likely out of memory, and was started afresh; the
+ * package works on).
+ */
 export declare class ExtractBetweenError extends Error {
   readonly code: string;
 }

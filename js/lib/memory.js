@@ -1,7 +1,7 @@
 // The bridge to the WebAssembly half: strings go in as UTF-8 through `encodeInto`, straight
 // into the module's input buffer; answers are read in place from its memory.
-import { reserveInput, wasmMemory } from "../wasm/extract_between.js";
-import { InvalidInput } from "./errors.js";
+import { __wbg_reset_state, reserveInput, wasmMemory } from "../wasm/extract_between.js";
+import { ExtractBetweenError, InvalidInput } from "./errors.js";
 
 const encoder = new TextEncoder();
 // `ignoreBOM`: a U+FEFF at the start of a match is content, not a byte order mark.
@@ -29,6 +29,51 @@ function views() {
   }
 }
 
+/** How many times the module was started afresh after a trap; objects of an earlier one are
+ * dead. */
+let generation = 0;
+/** What to forget when the module starts afresh (prepared pairs). */
+const onReset = [];
+
+/** The module's current generation (see `guarded`). */
+export function currentGeneration() {
+  return generation;
+}
+
+/** Calls `forget` whenever the module starts afresh. @param {() => void} forget */
+export function whenReset(forget) {
+  onReset.push(forget);
+}
+
+/**
+ * Runs `call`. A WebAssembly trap inside it (an allocation the module's memory cannot hold,
+ * or a bug) would leave the module unusable for the rest of the process: the module is
+ * started afresh instead, and the trap thrown as an `ExtractBetweenError` saying so.
+ * @template T
+ * @param {string} what
+ * @param {() => T} call
+ * @returns {T}
+ */
+export function guarded(what, call) {
+  try {
+    return call();
+  } catch (e) {
+    if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+    __wbg_reset_state();
+    generation++;
+    memory = null;
+    u8 = new Uint8Array(0);
+    input = u8;
+    inputCap = 0;
+    inputAt = 0;
+    for (const forget of onReset) forget();
+    throw new ExtractBetweenError(
+      "module_reset",
+      `${what} stopped the WebAssembly module (${e.message}), most likely out of memory: it was started afresh and the package works on; scanners made before this have ended`,
+    );
+  }
+}
+
 /** Texts up to this many UTF-16 units are encoded by hand when they are ASCII. */
 const SHORT = 32;
 
@@ -36,13 +81,23 @@ const SHORT = 32;
 const LARGE = 16 << 20;
 
 /**
- * Room for `capacity` bytes of input keeping the first `keep`; answers its address.
+ * Room for `capacity` bytes of input keeping the first `keep`; answers its address, or throws
+ * `InvalidInput` naming `field` when the module's memory cannot hold them.
  * @param {number} keep
  * @param {number} capacity
+ * @param {string} field
  */
-function reserve(keep, capacity) {
+function reserve(keep, capacity, field) {
   if (capacity > inputCap || inputCap >= LARGE) {
-    inputAt = reserveInput(keep, capacity);
+    const at = reserveInput(keep, capacity);
+    if (at === 0) {
+      inputCap = 0;
+      throw new InvalidInput(
+        field,
+        `${field} needs ${capacity} bytes of WebAssembly memory, more than the module's memory can take (at most 4 GiB in all)${field === "text" ? ": a Scanner takes a text of any size, in pieces" : ""}`,
+      );
+    }
+    inputAt = at;
     inputCap = capacity;
     if (u8.byteLength !== 0) input = u8.subarray(inputAt, inputAt + inputCap);
   }
@@ -74,12 +129,13 @@ export function checkWellFormed(text, field, base = 0) {
  * Writes `text` (well formed) as UTF-8 into the input buffer; answers the bytes written and
  * whether they are ASCII (then byte offsets are UTF-16 offsets).
  * @param {string} text
+ * @param {string} [field] the argument's name, for an error
  * @returns {{ len: number, ascii: boolean }}
  */
-export function encode(text) {
+export function encode(text, field = "text") {
   if (text.length <= SHORT) {
     // encodeInto's fixed cost is most of a short text's call: ASCII is copied by hand.
-    const at = reserve(0, SHORT);
+    const at = reserve(0, SHORT, field);
     let i = 0;
     for (; i < text.length; i++) {
       const unit = text.charCodeAt(i);
@@ -89,11 +145,11 @@ export function encode(text) {
     if (i === text.length) return { len: i, ascii: true };
   }
   // ASCII fills exactly `text.length` bytes; other text grows the buffer as it goes.
-  let at = reserve(0, text.length);
+  let at = reserve(0, text.length, field);
   let { read, written } = encoder.encodeInto(text, input);
   while (read < text.length) {
     const rest = text.length - read;
-    at = reserve(written, written + rest * 3);
+    at = reserve(written, written + rest * 3, field);
     const more = encoder.encodeInto(text.substring(read), u8.subarray(at + written, at + written + rest * 3));
     read += more.read;
     written += more.written;
@@ -104,9 +160,10 @@ export function encode(text) {
 /**
  * Copies bytes into the input buffer; answers their length.
  * @param {Uint8Array} bytes
+ * @param {string} [field] the argument's name, for an error
  */
-export function copyIn(bytes) {
-  const at = reserve(0, bytes.length);
+export function copyIn(bytes, field = "chunk") {
+  const at = reserve(0, bytes.length, field);
   u8.set(bytes, at);
   return bytes.length;
 }

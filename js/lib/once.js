@@ -1,7 +1,7 @@
 // Whole texts: `extract`, the card's tool exactly, and `findAll`, without its size limit.
 import { Pair, textTooLong } from "../wasm/extract_between.js";
 import { InvalidInput, fromProblem } from "./errors.js";
-import { checkWellFormed, cut, encode, utf8Length } from "./memory.js";
+import { checkWellFormed, cut, encode, guarded, utf8Length, whenReset } from "./memory.js";
 
 /** The card's limits. */
 export const limits = Object.freeze({
@@ -15,6 +15,11 @@ export const limits = Object.freeze({
 const prepared = new Map();
 let preparedCount = 0;
 const KEEP = 16;
+// A module started afresh has none of them (their memory went with the old one).
+whenReset(() => {
+  prepared.clear();
+  preparedCount = 0;
+});
 
 /**
  * The prepared pair of two markers, checked.
@@ -140,6 +145,11 @@ function scan(pair, text, cap, card) {
  * @throws {UnclosedStartMarker} a start marker with no end marker after it
  */
 export function extract(text, start, end, options) {
+  return guarded("extract", () => extractChecked(text, start, end, options));
+}
+
+/** `extract`, inside the guard. @param {string} text @param {string} start @param {string} end @param {{ maxMatches?: number }} [options] */
+function extractChecked(text, start, end, options) {
   const cap = maxMatchesOf(options);
   const pair = pairOf(start, end);
   checkText(text);
@@ -167,7 +177,9 @@ export function extract(text, start, end, options) {
  * @throws {UnclosedStartMarker} a start marker with no end marker after it
  */
 export function findAll(text, start, end) {
-  const pair = pairOf(start, end);
-  checkText(text);
-  return scan(pair, text, 0, false);
+  return guarded("findAll", () => {
+    const pair = pairOf(start, end);
+    checkText(text);
+    return scan(pair, text, 0, false);
+  });
 }

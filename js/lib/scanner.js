@@ -1,19 +1,23 @@
 // `Scanner`: the resumable scanner for callers who own the loop; text arrives in chunks
 // (strings or bytes, cut anywhere), matches or events come out as they complete.
-import { Stream } from "../wasm/extract_between.js";
+import { Stream, maxMatchBytesCeiling } from "../wasm/extract_between.js";
 import { ExtractBetweenError, InvalidInput, fromProblem } from "./errors.js";
-import { checkWellFormed, copyIn, encode, records } from "./memory.js";
+import { checkWellFormed, copyIn, currentGeneration, encode, guarded, records } from "./memory.js";
 import { checkMarker, describe } from "./once.js";
 
 /** The most of one match's content a scanner holds unless told otherwise: 16 MiB. */
 export const DEFAULT_MAX_MATCH_BYTES = 16 << 20;
+
+/** A chunk is fed to the module this many bytes (or UTF-16 units) at a time, so that no
+ * chunk is too large to take and one call's answer stays within the module's memory. */
+const PIECE = 16 << 20;
 
 /**
  * The scanner's options, checked.
  * @param {unknown} options
  */
 function optionsOf(options) {
-  if (options === undefined) return { events: false, limit: DEFAULT_MAX_MATCH_BYTES };
+  if (options === undefined) return { events: false, asked: DEFAULT_MAX_MATCH_BYTES, limit: DEFAULT_MAX_MATCH_BYTES };
   if (options === null || typeof options !== "object") {
     throw new InvalidInput("options", `options must be an object (it is ${describe(options)})`);
   }
@@ -27,7 +31,9 @@ function optionsOf(options) {
       `maxMatchBytes must be a non-negative integer, or null for no limit (it is ${describe(maxMatchBytes)})`,
     );
   }
-  return { events, limit: maxMatchBytes === null ? -1 : maxMatchBytes };
+  // The module holds at most 256 MiB of one match: a larger limit, or none, is that.
+  const ceiling = maxMatchBytesCeiling();
+  return { events, asked: maxMatchBytes === null ? -1 : maxMatchBytes, limit: maxMatchBytes === null ? ceiling : Math.min(maxMatchBytes, ceiling) };
 }
 
 /**
@@ -37,8 +43,9 @@ function optionsOf(options) {
  * byteEnd }`, offsets of the content in the whole input, `start`/`end` in UTF-16 code
  * units), or with `{ events: true }` events (`{ kind: "open" | "text" | "close", ... }`):
  * the text inside a match as it arrives. Memory stays bounded by the markers' length and
- * `maxMatchBytes` (16 MiB by default; `null` for none), the most of one match it holds;
- * events hold no match text at all.
+ * `maxMatchBytes` (16 MiB by default; `null` for no limit of the caller's), the most of one
+ * match it holds — never more than 256 MiB, what the WebAssembly module can hold and hand
+ * out as one string; events hold no match text at all. A chunk may be of any size.
  *
  * An error (an unclosed start marker at `finish`, bytes that are not UTF-8, a lone
  * surrogate, `MatchTooLarge`) is thrown with the call's matches before it on its `matches`;
@@ -59,6 +66,8 @@ export class Scanner {
   #limit;
   /** A high surrogate that ended the last string chunk: its pair comes next. */
   #high = "";
+  /** The module's generation the stream lives in. */
+  #generation = 0;
 
   /**
    * @param {string} start
@@ -68,14 +77,17 @@ export class Scanner {
   constructor(start, end, options) {
     checkMarker(start, "start");
     checkMarker(end, "end");
-    const { events, limit } = optionsOf(options);
-    const stream = new Stream(start, end, events, limit);
-    const invalid = stream.invalid;
-    if (invalid !== undefined) {
-      stream.free();
-      throw fromProblem(invalid, []);
-    }
-    this.#stream = stream;
+    const { events, asked, limit } = optionsOf(options);
+    this.#stream = guarded("new Scanner", () => {
+      const stream = new Stream(start, end, events, asked);
+      const invalid = stream.invalid;
+      if (invalid !== undefined) {
+        stream.free();
+        throw fromProblem(invalid, []);
+      }
+      return stream;
+    });
+    this.#generation = currentGeneration();
     this.#events = events;
     this.#limit = limit;
   }
@@ -91,44 +103,85 @@ export class Scanner {
    */
   feed(chunk) {
     const stream = this.#live("feed");
-    let len;
-    if (typeof chunk === "string") {
-      let text = this.#high + chunk;
-      this.#high = "";
-      const last = text.charCodeAt(text.length - 1);
-      if (last >= 0xd800 && last <= 0xdbff) {
-        this.#high = text.slice(-1);
-        text = text.slice(0, -1);
+    return this.#guarded("feed", () => {
+      const out = [];
+      if (typeof chunk === "string") {
+        let text = this.#high + chunk;
+        this.#high = "";
+        const last = text.charCodeAt(text.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) {
+          this.#high = text.slice(-1);
+          text = text.slice(0, -1);
+        }
+        this.#guard(() => checkWellFormed(text, "chunk", stream.position));
+        for (let at = 0; at < text.length || at === 0; ) {
+          let to = Math.min(at + PIECE, text.length);
+          // A piece never ends between a surrogate pair's halves.
+          const unit = text.charCodeAt(to - 1);
+          if (to < text.length && unit >= 0xd800 && unit <= 0xdbff) to--;
+          const piece = at === 0 && to === text.length ? text : text.slice(at, to);
+          this.#answer(stream, stream.feed(encode(piece, "chunk").len), out);
+          if (to === text.length) break;
+          at = to;
+        }
+        return out;
       }
-      this.#guard(() => checkWellFormed(text, "chunk", stream.position));
-      len = encode(text).len;
-    } else {
-      const bytes = bytesOf(chunk);
+      const bytes = this.#guard(() => bytesOf(chunk));
       if (bytes === undefined) {
         this.#end();
         throw new InvalidInput("chunk", `chunk must be a string, an ArrayBuffer or an ArrayBufferView (it is ${describe(chunk)})`);
       }
       this.#guard(() => this.#noHigh(stream));
-      len = copyIn(bytes);
-    }
-    return this.#answer(stream, stream.feed(len));
+      for (let at = 0; at < bytes.length || at === 0; at += PIECE) {
+        const piece = bytes.length <= PIECE ? bytes : bytes.subarray(at, at + PIECE);
+        this.#answer(stream, stream.feed(copyIn(piece, "chunk")), out);
+        if (at + PIECE >= bytes.length) break;
+      }
+      return out;
+    });
   }
 
   /** Ends the input; answers the last matches (or events), or throws `UnclosedStartMarker`. */
   finish() {
     const stream = this.#live("finish");
-    this.#guard(() => this.#noHigh(stream));
-    const answer = this.#answer(stream, stream.finish());
-    this.#end();
-    return answer;
+    return this.#guarded("finish", () => {
+      this.#guard(() => this.#noHigh(stream));
+      const answer = this.#answer(stream, stream.finish(), []);
+      this.#end();
+      return answer;
+    });
   }
 
   /** @param {string} call */
   #live(call) {
+    if (this.#stream !== null && this.#generation !== currentGeneration()) {
+      // Its memory went with a module that trapped and was started afresh.
+      this.#stream = null;
+      throw new ExtractBetweenError(
+        "scanner_ended",
+        `${call} on a scanner that has ended: the WebAssembly module was started afresh after an earlier failure`,
+      );
+    }
     if (this.#stream === null) {
       throw new ExtractBetweenError("scanner_ended", `${call} on a scanner that has ended (after finish, or an error)`);
     }
     return this.#stream;
+  }
+
+  /**
+   * `guarded`, ending the scanner when its module trapped.
+   * @template T
+   * @param {string} what
+   * @param {() => T} call
+   * @returns {T}
+   */
+  #guarded(what, call) {
+    try {
+      return guarded(what, call);
+    } catch (e) {
+      if (this.#generation !== currentGeneration()) this.#stream = null;
+      throw e;
+    }
   }
 
   /** @param {Stream} stream */
@@ -136,10 +189,15 @@ export class Scanner {
     if (this.#high !== "") checkWellFormed(this.#high, "chunk", stream.position);
   }
 
-  /** Runs a check; an error it throws ends the scanner. @param {() => void} check */
+  /**
+   * Runs a check; an error it throws ends the scanner.
+   * @template T
+   * @param {() => T} check
+   * @returns {T}
+   */
   #guard(check) {
     try {
-      check();
+      return check();
     } catch (e) {
       this.#end();
       throw e;
@@ -147,12 +205,14 @@ export class Scanner {
   }
 
   /**
-   * The call's records, or its error with them.
+   * Appends the step's records to `out` (the call's, so far), and answers it; throws its
+   * error with all of them.
    * @param {Stream} stream
    * @param {number} count
+   * @param {unknown[]} out
    */
-  #answer(stream, count) {
-    if (count === 0) return [];
+  #answer(stream, count, out) {
+    if (count === 0) return out;
     const found = records(
       count < 0 ? stream.recordsLength() : count,
       stream.recordSize,
@@ -160,10 +220,11 @@ export class Scanner {
       stream.textAt(),
       stream.textLength(),
     );
-    if (count > 0) return found;
+    for (const record of found) out.push(record);
+    if (count > 0) return out;
     const problem = stream.problem;
     this.#end();
-    throw fromProblem(problem, found, { field: "chunk", limit: this.#limit });
+    throw fromProblem(problem, out, { field: "chunk", limit: this.#limit });
   }
 
   #end() {
@@ -177,10 +238,35 @@ export class Scanner {
  * @param {unknown} chunk
  */
 function bytesOf(chunk) {
-  if (chunk instanceof Uint8Array) return chunk;
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (ArrayBuffer.isView(chunk)) {
+    if (isDetached(chunk.buffer)) throw detached();
+    return chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  }
   if (chunk instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && chunk instanceof SharedArrayBuffer)) {
+    if (isDetached(chunk)) throw detached();
     return new Uint8Array(chunk);
   }
   return undefined;
+}
+
+/**
+ * Whether a buffer was detached (transferred away): a view of it reads as empty.
+ * @param {ArrayBufferLike} buffer
+ */
+function isDetached(buffer) {
+  if (buffer.byteLength !== 0) return false;
+  if ("detached" in buffer) return /** @type {any} */ (buffer).detached === true;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function detached() {
+  return new InvalidInput(
+    "chunk",
+    "chunk's ArrayBuffer is detached (transferred with postMessage or structuredClone): it holds no bytes to scan",
+  );
 }

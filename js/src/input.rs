@@ -16,7 +16,8 @@ thread_local! {
 
 /// Room for `capacity` bytes of input, keeping the first `keep` bytes written so far;
 /// answers the buffer's address in WebAssembly memory (valid until the next call that may
-/// grow memory).
+/// grow memory), or 0 when the module's memory cannot hold that many (JavaScript then
+/// refuses the input; an allocation failure would abort the module).
 ///
 /// ```
 /// let at = extract_between_js::input::reserve(0, 16);
@@ -30,6 +31,9 @@ pub fn reserve(keep: usize, capacity: usize) -> usize {
             buf.shrink_to(capacity);
         }
         if buf.len() < capacity {
+            if buf.try_reserve_exact(capacity - buf.len()).is_err() {
+                return 0;
+            }
             buf.resize(capacity, 0);
         }
         buf.as_ptr() as usize

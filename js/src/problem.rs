@@ -99,12 +99,19 @@ impl Problem {
         }
     }
 
-    /// A match grew past `maxMatchBytes`.
-    pub fn too_large(big: TooLarge) -> Problem {
+    /// A match grew past `maxMatchBytes`, or (`ceiling`) past the most the module holds.
+    pub fn too_large(big: TooLarge, ceiling: bool) -> Problem {
+        let message = if ceiling {
+            format!(
+                "{big}, the most one match can hold in the WebAssembly module (maxMatchBytes asked for more, or for no limit)"
+            )
+        } else {
+            big.naming("maxMatchBytes").to_string()
+        };
         Problem {
             code: "match_too_large",
             field: None,
-            message: big.naming("maxMatchBytes").to_string(),
+            message,
             at: big.start,
         }
     }

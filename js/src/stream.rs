@@ -14,6 +14,22 @@ use wasm_bindgen::prelude::*;
 /// Numbers per record.
 pub const RECORD: usize = 5;
 
+/// The most of one match's content a stream holds, whatever `maxMatchBytes` asks: the match
+/// is held twice while handed out, and JavaScript decodes it into one string, which V8 keeps
+/// under 2^29 code units; a limit past it (or none) would end in an allocation failure that
+/// aborts the module.
+pub const MAX_MATCH_BYTES: usize = 256 << 20;
+
+/// [`MAX_MATCH_BYTES`], for JavaScript's types and messages.
+///
+/// ```
+/// assert_eq!(extract_between_js::stream::max_match_bytes(), 268435456.0);
+/// ```
+#[wasm_bindgen(js_name = maxMatchBytesCeiling)]
+pub fn max_match_bytes() -> f64 {
+    MAX_MATCH_BYTES as f64
+}
+
 /// A record's kind: a whole match (its content's span), or an event (its span).
 #[repr(u8)]
 #[derive(Clone, Copy)]
@@ -49,16 +65,20 @@ pub struct Stream {
     records: Vec<f64>,
     text: Vec<u8>,
     problem: Option<Problem>,
+    /// The limit asked for was none, or past [`MAX_MATCH_BYTES`].
+    ceiling: bool,
 }
 
 #[wasm_bindgen]
 impl Stream {
     /// A scanner of `start` … `end` handing out events (`events`) or whole matches of at
-    /// most `limit` bytes of content (a negative `limit`: none).
+    /// most `limit` bytes of content (a negative `limit`: none of the caller's), never more
+    /// than [`MAX_MATCH_BYTES`].
     #[wasm_bindgen(constructor)]
     pub fn new(start: &str, end: &str, events: bool, limit: f64) -> Stream {
-        let limit = if limit < 0.0 {
-            usize::MAX
+        let ceiling = limit < 0.0 || limit > MAX_MATCH_BYTES as f64;
+        let limit = if ceiling {
+            MAX_MATCH_BYTES
         } else {
             limit as usize
         };
@@ -74,6 +94,7 @@ impl Stream {
             records: Vec::new(),
             text: Vec::new(),
             problem: None,
+            ceiling,
         }
     }
 
@@ -187,7 +208,7 @@ impl Stream {
                     self.text.extend_from_slice(m.bytes);
                 }
                 if let Some(big) = batch.too_large() {
-                    self.problem = Some(Problem::too_large(big));
+                    self.problem = Some(Problem::too_large(big, self.ceiling));
                 }
             }
             Mode::Events(sink) => {
