@@ -1,7 +1,8 @@
-//! Embeds the JavaScript playground (`js/playground.html` and the package's modules) in the
-//! binary when the package's WebAssembly half has been built (`bash js/build.sh`; the release
-//! build does it first). Without it, `/playground` answers 404 saying how to build it: a
-//! fresh clone's `cargo build` needs no WebAssembly toolchain.
+//! Embeds the JavaScript playground in the binary: the page (`js/playground.html`) and its
+//! icon always, and the package's modules when its WebAssembly half has been built (`bash
+//! js/build.sh`; the release build does it first). Without them the page computes through
+//! the service's own execute URL: a fresh clone's `cargo build` needs no WebAssembly
+//! toolchain, and its playground works.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -9,12 +10,14 @@ use std::path::Path;
 fn main() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let js = Path::new(&manifest).join("../../js");
-    for watched in ["playground.html", "lib", "wasm"] {
+    for watched in ["playground.html", "favicon.svg", "lib", "wasm"] {
         println!("cargo::rerun-if-changed={}", js.join(watched).display());
     }
-    let mut files: Vec<(String, std::path::PathBuf)> = Vec::new();
-    if js.join("wasm/inline.js").is_file() && js.join("playground.html").is_file() {
-        files.push((String::new(), js.join("playground.html")));
+    let mut files: Vec<(String, std::path::PathBuf)> = vec![
+        (String::new(), js.join("playground.html")),
+        ("favicon.svg".to_string(), js.join("favicon.svg")),
+    ];
+    if js.join("wasm/inline.js").is_file() {
         for name in ["wasm/extract_between.js", "wasm/inline.js"] {
             files.push((name.to_string(), js.join(name)));
         }

@@ -9,7 +9,7 @@
 //! without a restart (as a Kubernetes Secret mounted as a file is updated).
 
 use super::error::{ApiError, ErrorCode};
-use super::playground::PLAYGROUND;
+use super::urls::PLAYGROUND;
 use super::urls::PROBES;
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, header};
@@ -321,8 +321,10 @@ fn bearer(value: &HeaderValue) -> Option<&[u8]> {
 pub(super) fn refuse_unauthorized(auth: Option<&Auth>, req: &Request<Body>) -> Option<Response> {
     let auth = auth?;
     let path = req.uri().path();
-    // The probes, and the playground's static files (the page computes in the browser).
+    // The probes, the index, and the playground's static files (the page computes in the
+    // browser, or asks the execute URL, which wants the token).
     if PROBES.contains(&path)
+        || path == "/"
         || path
             .strip_prefix(PLAYGROUND)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))

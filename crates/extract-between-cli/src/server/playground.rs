@@ -1,7 +1,7 @@
 //! `/playground`: a static page where a person tries the tool in their browser, computed
-//! there by the npm package on WebAssembly (no request reaches the tool's routes). Its files
-//! are embedded at build time when the package was built (see `build.rs`); they need no
-//! token, like the probes: the page holds nothing but the package.
+//! there by the npm package on WebAssembly when the binary carries it (see `build.rs`), else
+//! by the service's own execute URL; and `/`, an index of the service's pages. Their files
+//! need no token, like the probes: they hold nothing but the page and the package.
 
 use super::error::{ApiError, ErrorCode};
 use axum::extract::Path;
@@ -9,9 +9,6 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 
 include!(concat!(env!("OUT_DIR"), "/playground.rs"));
-
-/// The page's route; its files are under it.
-pub(super) const PLAYGROUND: &str = "/playground";
 
 /// `/playground` → `/playground/`, so that the page's relative imports resolve under it.
 pub(super) async fn redirect() -> Response {
@@ -23,25 +20,63 @@ pub(super) async fn index() -> Response {
     file(String::new())
 }
 
+/// `/`: what this service serves, linked.
+pub(super) async fn root() -> Response {
+    (
+        StatusCode::OK,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("default-src 'self'; style-src 'unsafe-inline'"),
+            ),
+        ],
+        ROOT_PAGE,
+    )
+        .into_response()
+}
+
+/// The index page: each route a person or a client starts from.
+const ROOT_PAGE: &str = concat!(
+    "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>extract-between</title>",
+    "<link rel=\"icon\" href=\"/playground/favicon.svg\" type=\"image/svg+xml\">",
+    "<style>body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:44rem;padding:0 1rem}</style></head><body>",
+    "<h1>extract-between</h1><p>The tool card <code>text-extract-between</code> 1.0.0, served over HTTP and MCP.</p><ul>",
+    "<li><a href=\"/playground/\">Playground</a>: try it in the browser</li>",
+    "<li><a href=\"/v1/tools/text-extract-between/versions/1.0.0\">The card</a>; <code>POST /v1/tools/text-extract-between/versions/1.0.0/execute</code> runs it</li>",
+    "<li><a href=\"/openapi.json\">OpenAPI document</a></li>",
+    "<li><a href=\"/v1/tools\">Tool list</a></li>",
+    "<li><code>POST /mcp</code>: MCP (Streamable HTTP)</li>",
+    "<li>Probes: <a href=\"/livez\">/livez</a>, <a href=\"/readyz\">/readyz</a>; <a href=\"/metrics\">/metrics</a></li>",
+    "<li><a href=\"https://github.com/extract-between/extract-between#readme\">Documentation</a></li>",
+    "</ul></body></html>\n"
+);
+
 /// A file under `/playground/`.
 pub(super) async fn asset(Path(name): Path<String>) -> Response {
     file(name)
 }
 
 fn file(name: String) -> Response {
-    if FILES.is_empty() {
-        return ApiError::new(
-            ErrorCode::NotFound,
-            "this binary was built without the playground: run `bash js/build.sh`, then build it again",
-        )
-        .into_response();
-    }
     let Some((_, body)) = FILES.iter().find(|(n, _)| *n == name) else {
-        return ApiError::new(ErrorCode::NotFound, "no such file in the playground")
-            .into_response();
+        let why = if name.starts_with("lib/") || name.starts_with("wasm/") {
+            "this binary was built without the npm package (bash js/build.sh, then build it again): the playground computes through the execute URL"
+        } else {
+            "no such file in the playground"
+        };
+        return ApiError::new(ErrorCode::NotFound, why).into_response();
     };
     let kind = if name.is_empty() {
         "text/html; charset=utf-8"
+    } else if name.ends_with(".svg") {
+        "image/svg+xml"
     } else {
         "text/javascript; charset=utf-8"
     };
@@ -67,10 +102,14 @@ fn file(name: String) -> Response {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn embedded_files_are_the_page_and_javascript_modules() {
+    fn embedded_files_are_the_page_its_icon_and_javascript_modules() {
         for (name, body) in super::FILES {
-            assert!(name.is_empty() || name.ends_with(".js"), "{name}");
+            assert!(
+                name.is_empty() || name.ends_with(".js") || *name == "favicon.svg",
+                "{name}"
+            );
             assert!(!body.is_empty(), "{name} is empty");
         }
+        assert!(super::FILES.iter().any(|(n, _)| n.is_empty()));
     }
 }

@@ -2,11 +2,11 @@
 //! OpenAPI, probes), and the JSON answers every handler shares.
 
 use super::error::{ApiError, ErrorCode, json_response};
-use super::playground::{self, PLAYGROUND};
+use super::playground;
 use super::state::AppState;
 use super::urls::{
-    EXECUTE_PATH, HEALTHZ, LIVEZ, MCP_PATH, METRICS_PATH, OPENAPI_PATH, READYZ, STREAM_PATH,
-    TOOL_PATH, TOOLS_PATH,
+    EXECUTE_PATH, HEALTHZ, LIVEZ, MCP_PATH, METRICS_PATH, OPENAPI_PATH, PLAYGROUND, READYZ,
+    STREAM_PATH, TOOL_PATH, TOOLS_PATH,
 };
 use super::{edge, execute, mcp_route, upload};
 use crate::tool_card::CARD;
@@ -37,6 +37,7 @@ pub(super) fn router(state: AppState) -> Router {
         .route(LIVEZ, get(livez))
         .route(HEALTHZ, get(livez))
         .route(READYZ, get(readyz))
+        .route("/", get(playground::root))
         .route(PLAYGROUND, get(playground::redirect))
         .route("/playground/", get(playground::index))
         .route("/playground/{*file}", get(playground::asset))

@@ -44,3 +44,6 @@ pub(super) const ROUTES: [&str; 10] = [
     HEALTHZ,
     READYZ,
 ];
+
+/// The playground page's route; its files are under it.
+pub(super) const PLAYGROUND: &str = "/playground";
