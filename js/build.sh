@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package's WebAssembly half into js/wasm/: the crate for wasm32 with the
-# simd128 instructions every current engine has (memchr's vector search uses them),
-# wasm-bindgen's ES module beside it, and wasm/inline.js, the module's bytes for the entry
-# that needs no file access (Node, Deno, browsers). Needs the wasm32-unknown-unknown target
+# simd128 instructions every current engine has (memchr's vector search uses them), and
+# wasm-bindgen's ES module beside it (with its reset-state function: a trap restarts the
+# module rather than poisoning it). Needs the wasm32-unknown-unknown target
 # and wasm-bindgen-cli at the crate's exact version (installed here if missing).
 # EXTRACT_BETWEEN_SIMD128=0 builds without simd128 (the portable kernels alone), to measure
 # what the vector kernels bring (js/README.md).
@@ -28,5 +28,4 @@ target_dir="$(cargo metadata --locked --no-deps --format-version 1 |
 rm -rf js/wasm
 wasm-bindgen --target web --no-typescript --experimental-reset-state-function --out-dir js/wasm --out-name extract_between \
   "$target_dir/wasm32-unknown-unknown/dist/extract_between_js.wasm"
-node js/scripts/inline.mjs js/wasm/extract_between_bg.wasm js/wasm/inline.js
 ls -l js/wasm

@@ -170,7 +170,17 @@ if want npm; then
   size=$(stat -c %s "$npm_tarball")
   echo "size: $size bytes"
   [ "$size" -lt 500000 ] || fail "the npm tarball is $size bytes, over 500 KB"
-  unexpected=$(tar -tzf "$npm_tarball" | grep -v -E '^package/(package\.json|README\.md|LICENSE-(MIT|APACHE)|THIRD-PARTY-NOTICES\.txt|lib/[a-z]+\.js|lib/index\.d\.ts|wasm/(extract_between\.js|extract_between_bg\.wasm|inline\.js))$' || true)
+  # js/README.md's figures, held to the files built (within 5 %).
+  wasm_size=$(tar -xzOf "$npm_tarball" package/wasm/extract_between_bg.wasm | wc -c)
+  figures=$(sed -n 's/.*The WebAssembly module is \([0-9]*\) KB and the npm tarball \([0-9]*\) KB.*/\1 \2/p' js/README.md)
+  [ -n "$figures" ] || fail "js/README.md no longer says the module's and the tarball's sizes"
+  read -r said_wasm said_tarball <<<"$figures"
+  for pair in "module $said_wasm $wasm_size" "tarball $said_tarball $size"; do
+    read -r what said bytes <<<"$pair"
+    [ $((said * 1000 * 100 / bytes)) -ge 95 ] && [ $((said * 1000 * 100 / bytes)) -le 105 ] ||
+      fail "js/README.md says the $what is $said KB; it is $bytes bytes"
+  done
+  unexpected=$(tar -tzf "$npm_tarball" | grep -v -E '^package/(package\.json|README\.md|LICENSE-(MIT|APACHE)|THIRD-PARTY-NOTICES\.txt|lib/[a-z]+\.js|lib/index\.d\.ts|wasm/(extract_between\.js|extract_between_bg\.wasm))$' || true)
   tar -xzf "$npm_tarball" -C "$scratch" package/THIRD-PARTY-NOTICES.txt ||
     fail "the npm tarball holds no THIRD-PARTY-NOTICES.txt"
   grep -q "^  wasm-bindgen " "$scratch/package/THIRD-PARTY-NOTICES.txt" ||

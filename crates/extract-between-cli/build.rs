@@ -17,8 +17,8 @@ fn main() {
         (String::new(), js.join("playground.html")),
         ("favicon.svg".to_string(), js.join("favicon.svg")),
     ];
-    if js.join("wasm/inline.js").is_file() {
-        for name in ["wasm/extract_between.js", "wasm/inline.js"] {
+    if js.join("wasm/extract_between_bg.wasm").is_file() {
+        for name in ["wasm/extract_between.js", "wasm/extract_between_bg.wasm"] {
             files.push((name.to_string(), js.join(name)));
         }
         if let Ok(entries) = std::fs::read_dir(js.join("lib")) {

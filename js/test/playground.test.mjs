@@ -35,11 +35,11 @@ async function serve() {
   const server = createServer((req, res) => {
     const path = req.url === "/playground/" ? "playground.html" : req.url.replace(/^\/playground\//, "");
     const file = new URL(path, root);
-    if (!/^(playground\.html|favicon\.svg|lib\/\w+\.js|wasm\/\w+\.js)$/.test(path) || !existsSync(file)) {
+    if (!/^(playground\.html|favicon\.svg|lib\/\w+\.js|wasm\/\w+\.(js|wasm))$/.test(path) || !existsSync(file)) {
       res.writeHead(404).end();
       return;
     }
-    const type = path.endsWith(".html") ? "text/html" : path.endsWith(".svg") ? "image/svg+xml" : "text/javascript";
+    const type = path.endsWith(".html") ? "text/html" : path.endsWith(".svg") ? "image/svg+xml" : path.endsWith(".wasm") ? "application/wasm" : "text/javascript";
     res.writeHead(200, { "content-type": type }).end(readFileSync(file));
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -77,6 +77,8 @@ fn file(name: String) -> Response {
         "text/html; charset=utf-8"
     } else if name.ends_with(".svg") {
         "image/svg+xml"
+    } else if name.ends_with(".wasm") {
+        "application/wasm"
     } else {
         "text/javascript; charset=utf-8"
     };
@@ -105,7 +107,10 @@ mod tests {
     fn embedded_files_are_the_page_its_icon_and_javascript_modules() {
         for (name, body) in super::FILES {
             assert!(
-                name.is_empty() || name.ends_with(".js") || *name == "favicon.svg",
+                name.is_empty()
+                    || name.ends_with(".js")
+                    || name.ends_with(".wasm")
+                    || *name == "favicon.svg",
                 "{name}"
             );
             assert!(!body.is_empty(), "{name} is empty");
