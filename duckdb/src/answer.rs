@@ -299,7 +299,7 @@ mod tests {
             let message = lists(&policies(raise)).unwrap_err();
             assert!(
                 message.starts_with(
-                    "UnclosedStartMarker: row 0: unclosed start marker at UTF-16 offset 4"
+                    "UnclosedStartMarker: unclosed start marker at UTF-16 offset 4"
                 ),
                 "{message}"
             );

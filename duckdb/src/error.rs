@@ -52,7 +52,12 @@ impl fmt::Display for CallError {
             rows,
             ..
         } = self;
-        write!(f, "{}: row {row}: ", self.class())?;
+        // A vector of one row (constant arguments, say) has no row to count.
+        let counted = *rows > 1;
+        write!(f, "{}: ", self.class())?;
+        if counted {
+            write!(f, "row {row}: ")?;
+        }
         match &self.why {
             Why::Markers(e) => write!(f, "{e}")?,
             Why::NotUtf8(field) => write!(f, "{field} must be UTF-8 text")?,
@@ -70,10 +75,12 @@ impl fmt::Display for CallError {
             }
             Why::Row(e) => write!(f, "{e}")?,
         }
-        let plural = if *rows == 1 { "" } else { "s" };
+        if !counted {
+            return Ok(());
+        }
         write!(
             f,
-            " (row {row} counts from the start of the vector of {rows} row{plural} that DuckDB \
+            " (row {row} counts from the start of the vector of {rows} rows that DuckDB \
              handed to {}, not from the start of the table)",
             function.name()
         )
@@ -107,6 +114,24 @@ mod tests {
             "UnclosedStartMarker: row 2: unclosed start marker at UTF-16 offset 2 (byte offset 2); \
              the row begins \"x [oops\" (row 2 counts from the start of the vector of 3 rows that \
              DuckDB handed to extract_between_all, not from the start of the table)"
+        );
+    }
+
+    #[test]
+    fn a_vector_of_one_row_names_no_row() {
+        let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+        let row_error = rows.scan(b"x [open", &mut Vec::new()).unwrap_err();
+        let one = CallError {
+            function: Function::All,
+            row: 0,
+            rows: 1,
+            why: Why::Row(row_error),
+        }
+        .to_string();
+        assert_eq!(
+            one,
+            "UnclosedStartMarker: unclosed start marker at UTF-16 offset 2 (byte offset 2); \
+             the row begins \"x [open\""
         );
     }
 

@@ -8,6 +8,8 @@ DuckDB, other clients) are in test_duckdb_native.py."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from typing import List, Optional
 
 import pyarrow as pa
@@ -105,6 +107,14 @@ def test_an_unclosed_marker_fails_the_query_naming_the_row_of_the_vector(con):
     message = str(raised.value)
     assert 'UnclosedStartMarker: row 2: unclosed start marker at UTF-16 offset 2 (byte offset 2); the row begins "x [oops"' in message
     assert "DuckDB" in message
+
+
+def test_constant_arguments_fail_without_talk_of_rows_or_vectors(con):
+    with pytest.raises(duckdb.InvalidInputException) as raised:
+        con.sql("SELECT extract_between_all('x [open', '[', ']')").fetchall()
+    message = str(raised.value)
+    assert 'UnclosedStartMarker: unclosed start marker at UTF-16 offset 2 (byte offset 2); the row begins "x [open"' in message
+    assert "row 0" not in message and "vector" not in message and "batch" not in message, message
 
 
 def test_per_row_markers_name_the_row_of_the_vector_too(con):
@@ -227,3 +237,21 @@ def test_a_cursor_per_thread_registers_and_queries_at_once(kind):
     assert not errors, errors
     assert answers == {n: [(3000,)] for n in range(4)}
     con.close()
+
+
+def test_the_python_functions_without_pyarrow_say_what_to_install():
+    # A process where pyarrow cannot be imported, as in an environment without it.
+    script = (
+        "import sys, warnings\n"
+        "sys.modules['pyarrow'] = None\n"
+        "import duckdb\n"
+        "from extract_between import duckdb as eb_duckdb\n"
+        "try:\n"
+        "    eb_duckdb.register(duckdb.connect(), native=False)\n"
+        "except ModuleNotFoundError as e:\n"
+        "    print(e.name, '|', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("pyarrow |"), out.stdout
+    assert 'pip install "extract-between[duckdb-python-functions]"' in out.stdout

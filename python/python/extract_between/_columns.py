@@ -148,8 +148,11 @@ def _explained(column: Any, error: TypeError) -> TypeError:
 
 def in_batch(error: ExtractError, rows: int, engine: str) -> ExtractError:
     """`error` with its row stated as a row of the batch of `rows` rows that `engine` handed
-    to the function, which is not the row's number in the whole frame."""
-    if error.row is not None:
+    to the function, which is not the row's number in the whole frame; a batch of one row
+    (a constant argument, say) has no row to count, and the error then names none."""
+    if error.row is not None and rows == 1:
+        error.row = None
+    elif error.row is not None:
         error.batch = (
             f"row {error.row} counts from the start of a batch of {rows} rows that {engine} "
             "handed to the function, not from the start of the frame"

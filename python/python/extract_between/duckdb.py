@@ -129,6 +129,14 @@ def register(con: duckdb.DuckDBPyConnection, native: Optional[bool] = None) -> N
                 ),
                 stacklevel=2,
             )
-    from . import _duckdb_udf
-
+    try:
+        from . import _duckdb_udf
+    except ModuleNotFoundError as missing:
+        raise ModuleNotFoundError(
+            f"extract_between.duckdb: the Python SQL functions need {missing.name}, which is not "
+            'installed: pip install "extract-between[duckdb-python-functions]" (or open the '
+            "database with extract_between.duckdb.connect() for the native extension, which "
+            "needs neither)",
+            name=missing.name,
+        ) from missing
     _duckdb_udf.register(con)
