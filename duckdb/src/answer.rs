@@ -298,9 +298,8 @@ mod tests {
         for raise in [Some("raise"), None] {
             let message = lists(&policies(raise)).unwrap_err();
             assert!(
-                message.starts_with(
-                    "UnclosedStartMarker: unclosed start marker at UTF-16 offset 4"
-                ),
+                message
+                    .starts_with("UnclosedStartMarker: unclosed start marker at UTF-16 offset 4"),
                 "{message}"
             );
         }

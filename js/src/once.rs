@@ -81,16 +81,11 @@ impl Pair {
                 rows.scan_utf16(text, spans)
             }
         };
+        // One scan: an unclosed marker's error comes with the matches before it, as the
+        // card's other doors deliver them.
         let answer = input::with(len, |text| {
             rows.set_options(cap, OnUnclosed::Raise);
-            let answer = scan(rows, text, spans);
-            if answer.is_err() {
-                // The error's matches: those before the unclosed marker, as the card's other
-                // doors deliver them.
-                rows.set_options(cap, OnUnclosed::Partial);
-                let _ = scan(rows, text, spans);
-            }
-            answer
+            scan(rows, text, spans)
         });
         self.ranges.extend(
             self.spans

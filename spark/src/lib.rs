@@ -165,23 +165,12 @@ pub fn scan<'l>(
     .resolve::<ThrowRuntimeExAndDefault>()
 }
 
-/// `Native.message(id, text, offset, length, cap)`: the message of the row
-/// `text[offset..offset + length]` that stopped the query, as UTF-8 bytes.
+/// `Native.message()`: the message of the row that last stopped a query on this thread (the
+/// scan that answered the error kept it), as UTF-8 bytes.
 #[jni_mangle("io.github.extractbetween.spark.Native")]
-pub fn message<'l>(
-    mut env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    id: jint,
-    text: JByteArray<'l>,
-    offset: jint,
-    length: jint,
-    cap: jlong,
-) -> JByteArray<'l> {
+pub fn message<'l>(mut env: EnvUnowned<'l>, _class: JClass<'l>) -> JByteArray<'l> {
     env.with_env(|env| -> Result<JByteArray<'l>, NativeFailure> {
-        let mut row = Vec::new();
-        read(env, &text, offset, length, &mut row)?;
-        let cap = u64::try_from(cap).unwrap_or(u64::MAX);
-        let message = rows::message(id, &row, cap)?;
+        let message = rows::message()?;
         Ok(env.byte_array_from_slice(message.as_bytes())?)
     })
     .resolve::<ThrowRuntimeExAndDefault>()

@@ -130,9 +130,16 @@ fn with_scanner<T>(
     })
 }
 
+thread_local! {
+    /// The words of the last row that stopped a query on this thread, for [`message`]: the
+    /// JVM asks for them right after the scan that answered the error, on the same thread.
+    static STOPPED: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
 /// Scans `text` with the markers of `id`, keeping at most `cap` matches, an unclosed start
 /// read under `on_unclosed` (the library's row API decides the row). `out` gets the answer in
-/// the layout of [`HEADER`]; the status is returned too.
+/// the layout of [`HEADER`] (with an error, the matches before it); the status is returned
+/// too, and a row that stops the query leaves its message for [`message`].
 pub fn scan(
     id: i32,
     text: &[u8],
@@ -143,6 +150,9 @@ pub fn scan(
     SPANS.with_borrow_mut(|spans| {
         spans.clear();
         let answer = with_scanner(id, cap, on_unclosed, |rows| rows.scan(text, spans))?;
+        if let Err(e) = &answer {
+            STOPPED.set(Some(worded(e)));
+        }
         answer_into(answer, spans, out)
     })
 }
@@ -173,17 +183,20 @@ fn answer_into(
     Ok(status)
 }
 
-/// The message of a row that stopped the query (scanned again: such a row is met once): the
-/// library's words for it, after the exception's name.
-pub fn message(id: i32, text: &[u8], cap: u64) -> Result<String, String> {
-    let answer = with_scanner(id, cap, RAISE, |rows| rows.scan(text, &mut Vec::new()))?;
-    Ok(match answer {
-        Err(e) => match e.kind() {
-            RowErrorKind::Unclosed(_) => format!("UnclosedStartMarker: {e}"),
-            RowErrorKind::InvalidUtf8(_) => format!("ExtractError: {e}"),
-        },
-        Ok(_) => "the row scanned without an error the second time".to_owned(),
-    })
+/// The message of the row that last stopped a query on this thread: the library's words for
+/// it, after the exception's name. The row is not scanned again.
+pub fn message() -> Result<String, String> {
+    STOPPED
+        .take()
+        .ok_or_else(|| "no row stopped a query on this thread".to_owned())
+}
+
+/// A stopping row's message.
+fn worded(e: &RowError) -> String {
+    match e.kind() {
+        RowErrorKind::Unclosed(_) => format!("UnclosedStartMarker: {e}"),
+        RowErrorKind::InvalidUtf8(_) => format!("ExtractError: {e}"),
+    }
 }
 
 #[cfg(test)]
@@ -226,8 +239,8 @@ mod tests {
 
     #[test]
     fn an_unclosed_start_is_read_under_the_rows_policy() {
-        // A row that stops the query answers no matches, only where it stopped.
-        assert_eq!(run("[a] x [b", u64::MAX), (UNCLOSED, vec![], 6));
+        // A row that stops the query answers where it stopped, and the matches before it.
+        assert_eq!(run("[a] x [b", u64::MAX), (UNCLOSED, vec!["a"], 6));
         assert_eq!(
             run_under("[a] x [b", u64::MAX, PARTIAL),
             (MATCHES, vec!["a"], 0)
@@ -248,7 +261,7 @@ mod tests {
             scan(id, b"[a]\xff[b]", u64::MAX, PARTIAL, &mut out),
             Ok(INVALID_UTF8)
         );
-        assert_eq!((out[0], out[2]), (0, 3));
+        assert_eq!((out[0], out[2]), (1, 3));
     }
 
     #[test]
@@ -262,24 +275,25 @@ mod tests {
     }
 
     #[test]
-    fn messages_are_the_librarys_after_the_exceptions_name() {
+    fn messages_are_the_librarys_after_the_exceptions_name_from_the_one_scan() {
         let id = register(b"[", b"]").unwrap();
-        let m = message(id, "😀 [x".as_bytes(), u64::MAX).unwrap();
+        let stop = |text: &[u8], cap: u64| {
+            let status = scan(id, text, cap, RAISE, &mut Vec::new()).unwrap();
+            assert!(status == UNCLOSED || status == INVALID_UTF8, "{status}");
+            message().unwrap()
+        };
         assert_eq!(
-            m,
+            stop("😀 [x".as_bytes(), u64::MAX),
             "UnclosedStartMarker: unclosed start marker at UTF-16 offset 3 (byte offset 5); the row begins \"😀 [x\""
         );
         // The unclosed start met looking for the one extra match past the cap.
-        assert!(
-            message(id, b"[a][b", 1)
-                .unwrap()
-                .starts_with("UnclosedStartMarker: ")
-        );
-        let m = message(id, b"ab\xffcd", u64::MAX).unwrap();
+        assert!(stop(b"[a][b", 1).starts_with("UnclosedStartMarker: "));
         assert_eq!(
-            m,
+            stop(b"ab\xffcd", u64::MAX),
             "ExtractError: invalid UTF-8 at byte offset 2; the row begins \"ab\""
         );
+        // Taken once: no stale message for a later question.
+        assert!(message().is_err());
     }
 
     /// The value a Java file gives `static final int NAME`.

@@ -234,8 +234,20 @@ impl RowScanner {
     }
 
     /// Scans `row`, appending each match's content as a byte range of `row` to `spans` (in
-    /// order; ranges fall on character boundaries). On a row that stops the column, what it
-    /// appended is taken back.
+    /// order; ranges fall on character boundaries). On a row that stops the column, the
+    /// matches before the error stay appended (every door delivers them with the error, and
+    /// none scans the row again for them); a row that answers null appends nothing.
+    ///
+    /// ```
+    /// use extract_between::Markers;
+    /// use extract_between::rows::{OnUnclosed, RowScanner};
+    ///
+    /// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+    /// let mut spans = Vec::new();
+    /// let row = "[a] [b] [open";
+    /// assert!(rows.scan(row.as_bytes(), &mut spans).is_err());
+    /// assert_eq!(spans.iter().map(|s| &row[s.clone()]).collect::<Vec<_>>(), ["a", "b"]);
+    /// ```
     ///
     /// # Errors
     ///
@@ -347,7 +359,7 @@ impl RowScanner {
     }
 
     /// A scanned row's answer under the policy; what it appended past `before` is taken back
-    /// where the row answers no matches.
+    /// where the row answers null, and kept with an error (the matches before it).
     #[inline]
     fn answer(
         &self,
@@ -366,7 +378,6 @@ impl RowScanner {
                 Ok(RowAnswer::Null)
             }
             (Err(ScanError::Unclosed { marker }), OnUnclosed::Raise) => {
-                spans.truncate(before);
                 // Rows count no UTF-16 units on the way (a pass over non-ASCII text saved):
                 // the error's offset is counted here, once; the text before it was validated.
                 let prefix = row.get(..marker.byte as usize).unwrap_or_default();
@@ -378,7 +389,6 @@ impl RowScanner {
                 Err(RowError::new(RowErrorKind::Unclosed(at), row))
             }
             (Err(ScanError::InvalidUtf8 { offset, .. }), _) => {
-                spans.truncate(before);
                 Err(RowError::new(RowErrorKind::InvalidUtf8(offset), row))
             }
         }
@@ -448,7 +458,17 @@ mod tests {
                 Err("null".into())
             }
             Err(e) => {
-                assert_eq!(spans.len(), 1, "a row that stops appends nothing");
+                // The matches before the error stay: the ones the partial policy answers.
+                let kept: Vec<&str> = spans[1..].iter().map(|s| &row[s.clone()]).collect();
+                let mut partial = RowScanner::new(&markers, cap, OnUnclosed::Partial);
+                let mut before = Vec::new();
+                partial.scan(row.as_bytes(), &mut before).unwrap();
+                let expected: Vec<&str> = before.iter().map(|s| &row[s.clone()]).collect();
+                assert_eq!(
+                    kept, expected,
+                    "a row that stops keeps the matches before it"
+                );
+                assert_eq!(spans[0], 7..9);
                 Err(e.to_string())
             }
         }

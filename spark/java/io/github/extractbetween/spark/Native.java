@@ -89,8 +89,8 @@ final class Native {
     static native int[] scan(int id, byte[] text, int offset, int length, long cap, int onUnclosed, int[] out);
 
     /**
-     * The message of the row {@code text[offset, offset + length)} that stopped the query,
-     * scanned with the pair {@code id} and {@code cap} (UTF-8).
+     * The message of the row that last stopped a query on this thread (UTF-8): the scan that
+     * answered its error kept it, so the row is not scanned again.
      */
-    static native byte[] message(int id, byte[] text, int offset, int length, long cap);
+    static native byte[] message();
 }

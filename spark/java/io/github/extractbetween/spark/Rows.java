@@ -92,7 +92,7 @@ public final class Rows {
         int id = id(start, end);
         int[] out = Native.scan(id, row.bytes, row.from, row.length, cap, onUnclosed, ANSWER.get());
         if (out[1] == Native.UNCLOSED || out[1] == Native.INVALID_UTF8) {
-            byte[] message = Native.message(id, row.bytes, row.from, row.length, cap);
+            byte[] message = Native.message();
             throw new ExtractBetweenException(new String(message, StandardCharsets.UTF_8));
         }
         return out;
