@@ -4,7 +4,7 @@
 //! taken back, and `run` feeds a chunk in pieces and lets Python handle signals between them.
 
 use crate::matched::Match;
-use crate::{DETACH_BYTES, errors};
+use crate::{detach, errors};
 pub use extract_between::batch::Batch;
 use extract_between::batch::TooLarge;
 use extract_between::{ScanError, Sink};
@@ -83,12 +83,7 @@ pub fn scan<S: Sink + Send>(
         if i > 0 {
             py.check_signals().map_err(Ended::Interrupted)?;
         }
-        let mut step = || scanner.feed(piece, sink);
-        let flow = if piece.len() >= DETACH_BYTES {
-            py.detach(step)
-        } else {
-            step()
-        };
+        let flow = detach::if_long(py, piece.len(), || scanner.feed(piece, sink));
         match flow {
             Err(e) => return Err(Ended::Scan(e)),
             Ok(ControlFlow::Break(())) => break,

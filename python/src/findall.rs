@@ -4,7 +4,7 @@
 
 use crate::cached::{self, Last};
 use crate::input;
-use crate::{DETACH_BYTES, errors};
+use crate::{detach, errors};
 use extract_between::{ExtractError, Extractor};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
@@ -63,11 +63,7 @@ fn answer(
     } else {
         return Err(errors::wrong_type("text", "str or bytes", text));
     };
-    let result = if text.len() >= DETACH_BYTES {
-        py.detach(|| extractor.extract(text))
-    } else {
-        extractor.extract(text)
-    };
+    let result = detach::if_long(py, text.len(), || extractor.extract(text));
     match result {
         Ok(out) => Ok(Some(PyList::new(py, out.matches)?.unbind())),
         Err(ExtractError::Unclosed { marker, matches }) => {

@@ -8,8 +8,8 @@
 //! `extract` or `findall` call built, `errors` the mapping from the library's errors to the
 //! package's exceptions (defined in Python, in `python/extract_between/_errors.py`).
 //!
-//! The GIL is released while a text or chunk of at least `DETACH_BYTES` is scanned, so
-//! other Python threads run meanwhile.
+//! The GIL is released while a text or chunk of at least `detach::DETACH_BYTES` is scanned
+//! (`detach`), so other Python threads run meanwhile.
 
 // No `unsafe` of our own: PyO3, pyo3-arrow and pyo3-polars own the crossings.
 #![deny(unsafe_code)]
@@ -17,6 +17,7 @@
 mod batch;
 mod cached;
 mod columns;
+mod detach;
 mod errors;
 mod events;
 mod findall;
@@ -27,10 +28,6 @@ mod one_shot;
 mod scan;
 
 use pyo3::prelude::*;
-
-/// Scans of at least this many bytes run with the GIL released: below it, releasing and
-/// taking it back costs more than another thread could gain.
-const DETACH_BYTES: usize = 4096;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -3,7 +3,7 @@
 
 use crate::cached::{self, Last};
 use crate::input::{self, Given, as_str, utf8_arg};
-use crate::{DETACH_BYTES, errors};
+use crate::{detach, errors};
 use extract_between::card::MAX_TEXT_BYTES;
 use extract_between::{ExtractError, Extractor, Markers, request};
 use pyo3::prelude::*;
@@ -147,11 +147,7 @@ pub fn extract(
             .map_err(|e| errors::invalid_input(py, "max_matches", &e.to_string()))?;
         last.cap = cap;
     }
-    let result = if text.len() >= DETACH_BYTES {
-        py.detach(|| last.extractor.extract(text))
-    } else {
-        last.extractor.extract(text)
-    };
+    let result = detach::if_long(py, text.len(), || last.extractor.extract(text));
     cached::put(&LAST, last);
     match result {
         Ok(out) => Ok(Extraction {
@@ -204,9 +200,5 @@ fn run_detached(py: Python<'_>, body: &[u8]) -> String {
     if body.len() > request::MAX_REQUEST_BYTES {
         return request::payload_too_large_body();
     }
-    if body.len() >= DETACH_BYTES {
-        py.detach(|| request::execute(body).body)
-    } else {
-        request::execute(body).body
-    }
+    detach::if_long(py, body.len(), || request::execute(body).body)
 }

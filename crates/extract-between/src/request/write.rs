@@ -2,6 +2,8 @@
 //! escapes them, decimal numbers, a match's offsets, and the error envelope — without
 //! allocating or going through `fmt`.
 
+use crate::scanner::Pos;
+
 /// Appends `s` as a JSON string literal, escaped exactly as `serde_json` does (`\"`, `\\`,
 /// the short escapes `\b \f \n \r \t`, `\u00XX` for other control characters, everything else
 /// as is), without allocating.
@@ -163,7 +165,7 @@ fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
 /// extract_between::__private::push_offsets(&mut out, Pos { byte: 7, utf16: 3 }, Pos { byte: 9, utf16: 4 });
 /// assert_eq!(out, br#","byte_start":7,"byte_end":9,"utf16_start":3,"utf16_end":4"#);
 /// ```
-pub fn push_offsets(out: &mut Vec<u8>, start: crate::Pos, end: crate::Pos) {
+pub fn push_offsets(out: &mut Vec<u8>, start: Pos, end: Pos) {
     // Keys and numbers gathered on the stack, then one append per line. Every copy into the
     // stack line has a fixed size (a key padded to 16 bytes, 20 digit bytes) and the line
     // moves on by the real length: variable-sized copies each became a call to `memmove`,
