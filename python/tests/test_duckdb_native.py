@@ -235,7 +235,17 @@ CLIENT_ROWS = [
 ]
 
 
-def test_the_oldest_duckdb_declared_loads_the_same_file():
+def released(template: str, folder) -> str:
+    """Copies the wheel's extension files (`template` with `{p}` for the platform) to `folder`
+    under the names a release gives them; answers the copies' template."""
+    for platform in ("linux_amd64", "linux_amd64_gcc4", "linux_arm64", "linux_arm64_gcc4"):
+        source = template.replace("{p}", platform)
+        if os.path.exists(source):
+            shutil.copyfile(source, os.path.join(folder, f"extract_between.{platform}.duckdb_extension"))
+    return os.path.join(folder, "extract_between.{p}.duckdb_extension")
+
+
+def test_the_oldest_duckdb_declared_loads_the_same_file(tmp_path):
     python = os.environ.get("EXTRACT_BETWEEN_DUCKDB_OLDEST_PYTHON")
     if not python:
         skip_or_fail("EXTRACT_BETWEEN_DUCKDB_OLDEST_PYTHON names no interpreter with duckdb==1.2.0")
@@ -251,7 +261,9 @@ def test_the_oldest_duckdb_declared_loads_the_same_file():
         "    except duckdb.Error as e:\n"
         "        print(json.dumps({'error': str(e)}))\n"
     )
-    template = eb_duckdb.extension_path().replace("linux_amd64", "{p}")
+    # The files under their release names (extract_between.PLATFORM.duckdb_extension), not
+    # renamed: DuckDB takes the extension's name from the file name up to its first dot.
+    template = released(eb_duckdb.extension_path().replace("linux_amd64", "{p}"), tmp_path)
     out = subprocess.run([python, "-c", script, template, json.dumps(CLIENT_QUERIES)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     lines = [json.loads(line) for line in out.stdout.splitlines()]
@@ -269,7 +281,9 @@ def test_the_node_client_loads_the_same_file(tmp_path):
     script = os.path.join(modules, "extract-between-client.mjs")
     shutil.copyfile(CLIENT, script)
     queries = CLIENT_QUERIES + ["SELECT version()"]
-    out = subprocess.run([node, script, eb_duckdb.extension_path(), json.dumps(queries)], capture_output=True, text=True, timeout=120)
+    platform = os.path.basename(os.path.dirname(eb_duckdb.extension_path()))
+    release_name = released(eb_duckdb.extension_path().replace(platform, "{p}"), tmp_path).replace("{p}", platform)
+    out = subprocess.run([node, script, release_name, json.dumps(queries)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert [line["rows"] for line in lines[:2]] == CLIENT_ROWS
