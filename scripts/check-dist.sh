@@ -202,6 +202,13 @@ if want npm; then
       assert.deepEqual(got, ["1", "2"]);
       console.log("npm package: imports and answers in Node", process.version);
     '
+    # CommonJS, as a project `npm init -y` made is.
+    PATH="$node_dir:$no_rust_path" node -e '
+      const assert = require("node:assert/strict");
+      const { findAll } = require("extract-between");
+      assert.deepEqual(findAll("<b>1</b><b>2</b>", "<b>", "</b>"), ["1", "2"]);
+      console.log("npm package: require()s and answers in Node", process.version);
+    '
     # Its types, as a TypeScript user's editor reads them.
     PATH="$node_dir:$no_rust_path" command npm install --no-audit --no-fund -q typescript@5.9.3 >/dev/null
     printf '%s\n' 'import { extract, type Match } from "extract-between";' \

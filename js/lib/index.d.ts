@@ -167,14 +167,18 @@ export declare class InvalidInput extends ExtractBetweenError {
 }
 
 /** A start marker with no end marker after it. */
-export declare class UnclosedStartMarker extends ExtractBetweenError {
+export declare class UnclosedStartMarker<M = string | Match | MatchEvent> extends ExtractBetweenError {
   readonly code: "unclosed_start_marker";
   /** Where the marker begins, in UTF-16 code units. */
   readonly offset: number;
   /** Where the marker begins, in UTF-8 bytes. */
   readonly byteOffset: number;
-  /** The matches before it: strings for `extract` and `findAll`, the call's matches or events for a scanner. */
-  readonly matches: Array<string | Match | MatchEvent>;
+  /**
+   * The matches before it: strings for `extract` and `findAll`, the call's matches or events
+   * for a scanner. An error caught with `instanceof` has them as `any[]`, so code that knows
+   * which call threw assigns them to `string[]` or `Match[]` without a cast.
+   */
+  readonly matches: M[];
 }
 
 /** A match longer than a scanner's `maxMatchBytes`. */

@@ -1,4 +1,5 @@
-// The package's entry for Node, Deno, Bun and browsers: the WebAssembly module is
+// The package's entry for browsers and bundlers (Node and Deno take `node.js`, the `node`
+// export condition; this one works there too, asynchronously): the WebAssembly module is
 // instantiated once, on import, from the one .wasm file the package carries — read from disk
 // where the module is a file (Node, Bun; Deno fetches file URLs), fetched beside this module
 // in a browser (bundlers copy it: `new URL(…, import.meta.url)` is the pattern they follow).

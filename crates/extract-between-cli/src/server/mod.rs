@@ -139,8 +139,8 @@ pub fn main(args: ServeArgs) -> ExitCode {
             // On stdout, one line, so scripts and tests can learn the port (a reader that
             // has gone by the time it is written is no failure of the service).
             let _ = writeln!(std::io::stdout(), "listening on http://{addr}");
-            let _ = writeln!(std::io::stdout(), "playground on http://{addr}/playground/");
-            tracing::info!(%addr, "listening");
+            // The page a person opens first, in the log (stdout's lines are for scripts).
+            tracing::info!(%addr, playground = %format_args!("http://{addr}/playground/"), "listening");
         }
         if let Some(addr) = metrics_listener.as_ref().and_then(|l| l.local_addr().ok()) {
             let _ = writeln!(std::io::stdout(), "metrics on http://{addr}/metrics");
