@@ -49,15 +49,21 @@ python_tools() {
   export PATH="$tools/bin:$PATH"
 }
 
+# cargo-zigbuild (from PyPI, into the tools venv), for the builds linked against an old glibc
+# or musl: the Spark library, the DuckDB extension, the CLI.
+zigbuild_tools() {
+  python_tools
+  command -v cargo-zigbuild >/dev/null 2>&1 || "$target_dir/dist-tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
+}
+
 # The Spark jar, into the package's source before maturin packs it. Its classes compile
 # against the Spark jars of pyspark (installed into the tools venv without its dependencies;
 # the same wheel the tests install, from pip's cache); its library links with cargo-zigbuild.
 spark_jar() {
-  python_tools
+  zigbuild_tools
   local tools="$target_dir/dist-tools"
   "$tools/bin/python" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("pyspark") is None)' ||
     "$tools/bin/pip" install -q --no-deps 'pyspark>=4.1'
-  command -v cargo-zigbuild >/dev/null 2>&1 || "$tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
   local jar
   jar="$(PYTHON="$tools/bin/python" ZIGBUILD=1 CARGO_TARGET_DIR="$zig_target_dir" bash spark/build.sh | tail -n 1)"
   mkdir -p python/python/extract_between/jars
@@ -69,8 +75,7 @@ spark_jar() {
 duckdb_extension() {
   local zig="" build_env=()
   if [ "$(uname -s)" = Linux ]; then
-    python_tools
-    command -v cargo-zigbuild >/dev/null 2>&1 || "$target_dir/dist-tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
+    zigbuild_tools
     zig=1
     build_env=(CARGO_TARGET_DIR="$zig_target_dir")
   fi
@@ -153,8 +158,7 @@ cli_target() {
   host="$(rustc -vV | sed -n 's/^host: //p')"
   case "$host" in
     *-unknown-linux-gnu)
-      python_tools
-      command -v cargo-zigbuild >/dev/null 2>&1 || "$target_dir/dist-tools/bin/pip" install -q 'cargo-zigbuild>=0.24'
+      zigbuild_tools
       host="${host%-gnu}-musl"
       rustup target list --installed | grep -qx "$host" || rustup target add "$host"
       build=(cargo zigbuild --target "$host")

@@ -294,21 +294,11 @@ impl RowScanner {
         row: &[u8],
         spans: &mut Vec<Range<usize>>,
     ) -> Result<RowAnswer, RowError> {
-        let before = spans.len();
-        self.scanner.reset();
-        let mut sink = Capped::new(
-            Spans::<UTF16> {
-                spans: &mut *spans,
-                open: 0,
-            },
-            self.cap,
-        );
-        let outcome = self
-            .scanner
-            .feed(row, &mut sink)
-            .and_then(|_| self.scanner.finish(&mut sink));
-        let truncated = sink.truncated();
-        self.answer(row, spans, before, outcome, truncated)
+        match self.scan_pieces::<UTF16>(row, spans, row.len(), || true) {
+            Some(answer) => answer,
+            // Asked between pieces only, and a row in one piece has none between.
+            None => Ok(RowAnswer::Null),
+        }
     }
 
     /// [`scan`](Self::scan), fed `piece` bytes at a time with `go_on` asked between pieces:
@@ -329,21 +319,34 @@ impl RowScanner {
         row: &[u8],
         spans: &mut Vec<Range<usize>>,
         piece: usize,
+        go_on: impl FnMut() -> bool,
+    ) -> Option<Result<RowAnswer, RowError>> {
+        self.scan_pieces::<false>(row, spans, piece, go_on)
+    }
+
+    /// The one scan of a row behind [`scan`](Self::scan), [`scan_utf16`](Self::scan_utf16)
+    /// and [`scan_in_pieces`](Self::scan_in_pieces): rewound, capped, fed `piece` bytes at a
+    /// time (`go_on` asked between pieces), finished, and answered under the policy.
+    fn scan_pieces<const UTF16: bool>(
+        &mut self,
+        row: &[u8],
+        spans: &mut Vec<Range<usize>>,
+        piece: usize,
         mut go_on: impl FnMut() -> bool,
     ) -> Option<Result<RowAnswer, RowError>> {
         let before = spans.len();
         self.scanner.reset();
         let mut sink = Capped::new(
-            Spans::<false> {
+            Spans::<UTF16> {
                 spans: &mut *spans,
                 open: 0,
             },
             self.cap,
         );
         let mut fed = Ok(ControlFlow::Continue(()));
-        let pieces = row.chunks(piece.max(1));
+        let piece = piece.max(1);
         let many = row.len() > piece;
-        for part in pieces {
+        for part in row.chunks(piece) {
             if many && !go_on() {
                 spans.truncate(before);
                 return None;

@@ -33,26 +33,40 @@ unsafe fn validity<'a>(vector: duckdb_vector, rows: usize) -> Option<&'a [u64]> 
     (!bits.is_null()).then(|| unsafe { slice::from_raw_parts(bits, rows.div_ceil(64)) })
 }
 
+/// A flat vector's `rows` values, each read by `read`, `None` where NULL.
+///
+/// # Safety
+/// `vector` is a flat vector of the running call whose data is `rows` values of `T`; what
+/// `read` answers does not outlive the call.
+unsafe fn flat<'a, T: 'a, U>(
+    vector: duckdb_vector,
+    rows: usize,
+    read: impl Fn(&'a T) -> U,
+) -> Vec<Option<U>> {
+    let all: &'a [T] = if rows == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller's contract: the data is `rows` `T`s, non-NULL and aligned for a
+        // vector with rows, living as long as the call.
+        unsafe { slice::from_raw_parts(duckdb_vector_get_data(vector).cast::<T>(), rows) }
+    };
+    // SAFETY: the caller's contract.
+    let validity = unsafe { validity(vector, rows) };
+    all.iter()
+        .enumerate()
+        .map(|(row, value)| valid(validity, row).then(|| read(value)))
+        .collect()
+}
+
 /// A VARCHAR vector's strings, `None` where NULL.
 ///
 /// # Safety
 /// `vector` is a flat VARCHAR vector of the running call with `rows` rows; the slices do not
 /// outlive the call.
 pub unsafe fn strings<'a>(vector: duckdb_vector, rows: usize) -> Vec<Option<&'a [u8]>> {
-    // SAFETY: a flat VARCHAR vector's data is `rows` `duckdb_string_t`s.
-    let data = unsafe { duckdb_vector_get_data(vector) }.cast::<duckdb_string_t>();
-    // SAFETY: as above; `data` is non-NULL and aligned for a vector with rows.
-    let all: &[duckdb_string_t] = if rows == 0 {
-        &[]
-    } else {
-        unsafe { slice::from_raw_parts(data, rows) }
-    };
-    // SAFETY: the caller's contract.
-    let validity = unsafe { validity(vector, rows) };
-    all.iter()
-        .enumerate()
-        .map(|(row, string)| valid(validity, row).then(|| bytes(string)))
-        .collect()
+    // SAFETY: a flat VARCHAR vector's data is `rows` `duckdb_string_t`s (the caller's
+    // contract); the strings borrow from the vector, which outlives the call.
+    unsafe { flat::<duckdb_string_t, _>(vector, rows, bytes) }
 }
 
 /// A valid row's bytes: inside the `duckdb_string_t` up to 12 bytes, else where it points.
@@ -77,20 +91,8 @@ fn bytes(string: &duckdb_string_t) -> &[u8] {
 /// # Safety
 /// `vector` is a flat BIGINT vector of the running call with `rows` rows.
 pub unsafe fn integers(vector: duckdb_vector, rows: usize) -> Vec<Option<i64>> {
-    // SAFETY: a flat BIGINT vector's data is `rows` `i64`s.
-    let data = unsafe { duckdb_vector_get_data(vector) }.cast::<i64>();
-    let all: &[i64] = if rows == 0 {
-        &[]
-    } else {
-        // SAFETY: as above.
-        unsafe { slice::from_raw_parts(data, rows) }
-    };
-    // SAFETY: the caller's contract.
-    let validity = unsafe { validity(vector, rows) };
-    all.iter()
-        .enumerate()
-        .map(|(row, &n)| valid(validity, row).then_some(n))
-        .collect()
+    // SAFETY: a flat BIGINT vector's data is `rows` `i64`s (the caller's contract).
+    unsafe { flat(vector, rows, |n: &i64| *n) }
 }
 
 /// Marks row `row` of `vector` NULL.

@@ -33,11 +33,7 @@ fn settings(
     let markers = input::markers(py, start, end)?;
     let cap = input::column_cap(py, max_matches)?;
     let on_unclosed = input::on_unclosed(on_unclosed)?;
-    Ok(RowScanner::new(
-        &markers,
-        (cap != u64::MAX).then_some(cap),
-        on_unclosed,
-    ))
+    Ok(RowScanner::new(&markers, cap, on_unclosed))
 }
 
 /// The rows scanned and the answer built by `build`, both with the GIL released.

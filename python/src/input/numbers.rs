@@ -70,14 +70,14 @@ pub fn card_max_matches(py: Python<'_>, value: Given<'_>) -> PyResult<usize> {
 }
 
 /// A column function's `max_matches`: at least 1, or `None` (and left out) for no cap.
-pub fn column_cap(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+pub fn column_cap(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     match value.filter(|v| !v.is_none()) {
-        None => Ok(u64::MAX),
+        None => Ok(None),
         // The SQL engines' BIGINT bounds the cap in every front end.
         Some(v) => max_matches(py, v, i64::MAX as usize, "an int or None", || {
             format!("an integer from 1 to {} or None", i64::MAX)
         })
-        .map(|n| n as u64),
+        .map(|n| Some(n as u64)),
     }
 }
 
