@@ -1,8 +1,9 @@
-//! Embeds the JavaScript playground in the binary: the page (`js/playground.html`) and its
-//! icon always, and the package's modules when its WebAssembly half has been built (`bash
-//! js/build.sh`; the release build does it first). Without them the page computes through
-//! the service's own execute URL: a fresh clone's `cargo build` needs no WebAssembly
-//! toolchain, and its playground works.
+//! Embeds the playground in the binary: the page and its icon (`playground/`, this crate's
+//! own, so a build from the published crate has them too) always, and the npm package's
+//! modules when its WebAssembly half has been built beside it (`bash js/build.sh`; the
+//! release build does it first). Without them the page computes through the service's own
+//! execute URL: a fresh clone's `cargo build` needs no WebAssembly toolchain, and its
+//! playground works.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -10,12 +11,14 @@ use std::path::Path;
 fn main() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let js = Path::new(&manifest).join("../../js");
-    for watched in ["playground.html", "favicon.svg", "lib", "wasm"] {
+    let page = Path::new(&manifest).join("playground");
+    println!("cargo::rerun-if-changed={}", page.display());
+    for watched in ["lib", "wasm"] {
         println!("cargo::rerun-if-changed={}", js.join(watched).display());
     }
     let mut files: Vec<(String, std::path::PathBuf)> = vec![
-        (String::new(), js.join("playground.html")),
-        ("favicon.svg".to_string(), js.join("favicon.svg")),
+        (String::new(), page.join("index.html")),
+        ("favicon.svg".to_string(), page.join("favicon.svg")),
     ];
     if js.join("wasm/extract_between_bg.wasm").is_file() {
         for name in ["wasm/extract_between.js", "wasm/extract_between_bg.wasm"] {

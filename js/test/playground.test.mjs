@@ -33,9 +33,10 @@ async function serve() {
     child.kill();
   }
   const server = createServer((req, res) => {
-    const path = req.url === "/playground/" ? "playground.html" : req.url.replace(/^\/playground\//, "");
-    const file = new URL(path, root);
-    if (!/^(playground\.html|favicon\.svg|lib\/\w+\.js|wasm\/\w+\.(js|wasm))$/.test(path) || !existsSync(file)) {
+    const path = req.url === "/playground/" ? "index.html" : req.url.replace(/^\/playground\//, "");
+    // The page is the CLI crate's (it serves it); the package's files are js/'s.
+    const file = /^(index\.html|favicon\.svg)$/.test(path) ? new URL(`../crates/extract-between-cli/playground/${path}`, root) : new URL(path, root);
+    if (!/^(index\.html|favicon\.svg|lib\/\w+\.js|wasm\/\w+\.(js|wasm))$/.test(path) || !existsSync(file)) {
       res.writeHead(404).end();
       return;
     }
