@@ -4,30 +4,13 @@
 // origin cannot. The page's origin is a name (`app.example`) Chromium resolves to loopback,
 // so that the service's loopback-origin rule does not let it in by itself.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { test } from "node:test";
+import { startService } from "./service.mjs";
 
 const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const required = process.env.EXTRACT_BETWEEN_REQUIRE_BROWSER === "1";
-
-/** Starts `extract-between serve` with `args`; answers its URL and a stop. */
-async function service(args) {
-  const child = spawn(process.env.EXTRACT_BETWEEN_BIN, ["serve", "--listen", "127.0.0.1:0", ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/listening on (http:\/\/\S+)/);
-      if (m) resolve(m[1]);
-    });
-    child.on("exit", (code) => reject(new Error(`the service exited (${code}) before listening`)));
-  });
-  return { url, stop: () => child.kill() };
-}
 
 /** In the page: a legacy MCP session (initialize, initialized, tools/list, tools/call). */
 async function session(mcp) {
@@ -75,8 +58,8 @@ test("a page on an allowed origin runs a whole MCP session; another origin canno
   await new Promise((resolve) => page.listen(0, "127.0.0.1", resolve));
   const origin = `http://app.example:${page.address().port}`;
   // Written as an operator might: upper case and all. The service compares it as browsers send it.
-  const allowed = await service(["--allow-origin", `HTTP://App.Example:${page.address().port}`]);
-  const other = await service([]);
+  const allowed = await startService(["--allow-origin", `HTTP://App.Example:${page.address().port}`]);
+  const other = await startService([]);
   const { chromium: driver } = await import("playwright-core");
   const browser = await driver.launch({
     executablePath: chromium,

@@ -28,12 +28,8 @@ function node(dir, file) {
 
 const EXPECTED = '{"extract":["one","two"],"findAll":["1","2"],"scanner":["ok"],"stream":["x","y"],"unclosed":["a"]}\n';
 
-test("require() from CommonJS, in a project as `npm init -y` makes it", () => {
-  const dir = project({ name: "fresh", version: "1.0.0", main: "index.js" });
-  try {
-    writeFileSync(
-      join(dir, "index.js"),
-      `const { extract, findAll, Scanner, extractStream, UnclosedStartMarker } = require("extract-between");
+/** The same uses from either module system: `load` is the line that gets the package. */
+const USES = (load) => `${load}
 (async () => {
   const s = new Scanner("[", "]");
   const scanner = s.feed("[o").concat(s.feed("k]"), s.finish()).map((m) => m.text);
@@ -43,34 +39,23 @@ test("require() from CommonJS, in a project as `npm init -y` makes it", () => {
   try { findAll("[a] [b", "[", "]"); } catch (e) { if (e instanceof UnclosedStartMarker) unclosed = e.matches; }
   console.log(JSON.stringify({ extract: extract("pre[one]mid[two]", "[", "]").matches, findAll: findAll("<1><2>", "<", ">"), scanner, stream, unclosed }));
 })();
-`,
-    );
-    assert.equal(node(dir, "index.js"), EXPECTED);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+`;
+const NAMES = "{ extract, findAll, Scanner, extractStream, UnclosedStartMarker }";
 
-test("import from an ES module", () => {
-  const dir = project({ name: "fresh", version: "1.0.0", type: "module" });
-  try {
-    writeFileSync(
-      join(dir, "index.js"),
-      `import { extract, findAll, Scanner, extractStream, UnclosedStartMarker } from "extract-between";
-const s = new Scanner("[", "]");
-const scanner = s.feed("[o").concat(s.feed("k]"), s.finish()).map((m) => m.text);
-const stream = [];
-for await (const m of new Blob(["[x][y]"]).stream().pipeThrough(extractStream("[", "]"))) stream.push(m.text);
-let unclosed;
-try { findAll("[a] [b", "[", "]"); } catch (e) { if (e instanceof UnclosedStartMarker) unclosed = e.matches; }
-console.log(JSON.stringify({ extract: extract("pre[one]mid[two]", "[", "]").matches, findAll: findAll("<1><2>", "<", ">"), scanner, stream, unclosed }));
-`,
-    );
-    assert.equal(node(dir, "index.js"), EXPECTED);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+for (const [title, packageJson, load] of [
+  ["require() from CommonJS, in a project as `npm init -y` makes it", { main: "index.js" }, `const ${NAMES} = require("extract-between");`],
+  ["import from an ES module", { type: "module" }, `import ${NAMES} from "extract-between";`],
+]) {
+  test(title, () => {
+    const dir = project({ name: "fresh", version: "1.0.0", ...packageJson });
+    try {
+      writeFileSync(join(dir, "index.js"), USES(load));
+      assert.equal(node(dir, "index.js"), EXPECTED);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
 
 // What the README tells a TypeScript project: no setting of its own beyond a `lib` that has
 // the DOM's streams (or @types/node), as any code using web streams needs.

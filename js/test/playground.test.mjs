@@ -3,10 +3,10 @@
 // `extract-between serve` when EXTRACT_BETWEEN_BIN names the binary (CI), else by a static
 // server over js/ here.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { test } from "node:test";
+import { startService } from "./service.mjs";
 
 const root = new URL("..", import.meta.url);
 const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -17,20 +17,12 @@ const card = JSON.parse(readFileSync(new URL("../crates/extract-between/card/tex
 async function serve() {
   const bin = process.env.EXTRACT_BETWEEN_BIN;
   if (bin) {
-    const child = spawn(bin, ["serve", "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-    const url = await new Promise((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (d) => {
-        out += d;
-        const m = out.match(/listening on (http:\/\/\S+)/);
-        if (m) resolve(m[1]);
-      });
-      child.on("exit", (code) => reject(new Error(`the service exited (${code}) before listening`)));
-    });
-    // A binary built before js/build.sh ran has no playground (build.rs embeds it when built).
-    const answer = await fetch(`${url}/playground/`);
-    if (answer.ok || required) return { url: `${url}/playground`, service: url, stop: () => child.kill() };
-    child.kill();
+    const { url, stop } = await startService();
+    // A binary built before js/build.sh ran serves the page without the package (it then asks
+    // the execute URL): the WebAssembly engine cannot be tested through it.
+    const answer = await fetch(`${url}/playground/lib/index.js`);
+    if (answer.ok || required) return { url: `${url}/playground`, service: url, stop };
+    stop();
   }
   const server = createServer((req, res) => {
     const path = req.url === "/playground/" ? "index.html" : req.url.replace(/^\/playground\//, "");
