@@ -18,10 +18,11 @@
 //!
 //! ```
 //! use extract_between::Markers;
-//! use extract_between::rows::{OnUnclosed, RowAnswer, RowScanner};
+//! use extract_between::rows::{OnUnclosed, RowAnswer, RowOptions, RowScanner};
 //!
 //! let markers = Markers::new("[", "]").unwrap();
-//! let mut rows = RowScanner::new(&markers, Some(2), OnUnclosed::Null);
+//! let options = RowOptions::parse(Some(2), Some(b"null".as_slice())).unwrap();
+//! let mut rows = RowScanner::new(&markers, options);
 //! let mut spans = Vec::new();
 //! for row in ["a[one]b[two]c[three]", "[open", "none"] {
 //!     spans.clear();
@@ -36,52 +37,14 @@
 //! }
 //! ```
 
+mod error;
+mod options;
+
+pub use error::{RowError, RowErrorKind, RowPlace};
+pub use options::{OnUnclosed, OptionError, RowOption, RowOptions, Spelling};
+
 use crate::{Capped, Markers, Pos, ScanError, Scanner, Sink};
-use core::fmt;
 use core::ops::{ControlFlow, Range};
-
-/// What a row with an unclosed start marker becomes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum OnUnclosed {
-    /// The row stops the column with [`RowError`] (the card's `unclosed_start_marker`).
-    #[default]
-    Raise,
-    /// The row answers null.
-    Null,
-    /// The row answers the matches before the unclosed start marker.
-    Partial,
-}
-
-impl OnUnclosed {
-    /// The names a host's users write, in the order of the variants.
-    pub const NAMES: [&'static str; 3] = ["raise", "null", "partial"];
-
-    /// The policy a name stands for (`"raise"`, `"null"`, `"partial"`).
-    ///
-    /// ```
-    /// use extract_between::rows::OnUnclosed;
-    /// assert_eq!(OnUnclosed::from_name("partial"), Some(OnUnclosed::Partial));
-    /// assert_eq!(OnUnclosed::from_name("skip"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<OnUnclosed> {
-        match name {
-            "raise" => Some(OnUnclosed::Raise),
-            "null" => Some(OnUnclosed::Null),
-            "partial" => Some(OnUnclosed::Partial),
-            _ => None,
-        }
-    }
-
-    /// The policy's name.
-    ///
-    /// ```
-    /// use extract_between::rows::OnUnclosed;
-    /// assert_eq!(OnUnclosed::Null.name(), "null");
-    /// ```
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-}
 
 /// What a scanned row answers (its matches are the byte ranges [`RowScanner::scan`]
 /// appended).
@@ -98,139 +61,32 @@ pub enum RowAnswer {
     Null,
 }
 
-/// Why a row stops the column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowErrorKind {
-    /// A start marker with no end marker after it, at this position of the row.
-    Unclosed(Pos),
-    /// Bytes that are not UTF-8, from this byte offset of the row.
-    InvalidUtf8(u64),
-}
-
-/// A row that stops the column, and how the row begins. Its `Display` is the one wording
-/// every host shows; the host adds where the row is.
-///
-/// ```
-/// use extract_between::Markers;
-/// use extract_between::rows::{OnUnclosed, RowErrorKind, RowScanner};
-///
-/// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
-/// let e = rows.scan("😀 [x".as_bytes(), &mut Vec::new()).unwrap_err();
-/// assert_eq!(
-///     e.to_string(),
-///     "unclosed start marker at UTF-16 offset 3 (byte offset 5); the row begins \"😀 [x\""
-/// );
-/// assert!(matches!(e.kind(), RowErrorKind::Unclosed(p) if p.byte == 5 && p.utf16 == 3));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RowError {
-    kind: RowErrorKind,
-    excerpt: String,
-}
-
-impl RowError {
-    /// Characters of the row an error shows (then `…` when the row goes on).
-    pub const EXCERPT_CHARS: usize = 60;
-
-    /// The error of `kind` in `row`.
-    #[cold]
-    fn new(kind: RowErrorKind, row: &[u8]) -> RowError {
-        let valid = match core::str::from_utf8(row) {
-            Ok(s) => s,
-            Err(e) => core::str::from_utf8(&row[..e.valid_up_to()]).unwrap_or_default(),
-        };
-        let mut chars = valid.chars();
-        let mut excerpt: String = chars.by_ref().take(Self::EXCERPT_CHARS).collect();
-        if chars.next().is_some() {
-            excerpt.push('…');
-        }
-        RowError { kind, excerpt }
-    }
-
-    /// Why the row stops the column, and where.
-    pub fn kind(&self) -> RowErrorKind {
-        self.kind
-    }
-
-    /// The row's first characters (its valid UTF-8 prefix), `…` when it goes on.
-    pub fn excerpt(&self) -> &str {
-        &self.excerpt
-    }
-
-    /// The byte offset the error names.
-    pub fn byte_offset(&self) -> u64 {
-        match self.kind {
-            RowErrorKind::Unclosed(p) => p.byte,
-            RowErrorKind::InvalidUtf8(offset) => offset,
-        }
-    }
-
-    /// The card's name of the error: `unclosed_start_marker` or `invalid_utf8`.
-    pub fn code(&self) -> &'static str {
-        match self.kind {
-            RowErrorKind::Unclosed(_) => "unclosed_start_marker",
-            RowErrorKind::InvalidUtf8(_) => "invalid_utf8",
-        }
-    }
-}
-
-/// The reason and place alone, for a host that shows no row (a string of its own caller's).
-///
-/// ```
-/// use extract_between::{Pos, rows::RowErrorKind};
-/// let unclosed = RowErrorKind::Unclosed(Pos { byte: 5, utf16: 3 });
-/// assert_eq!(unclosed.to_string(), "unclosed start marker at UTF-16 offset 3 (byte offset 5)");
-/// ```
-impl fmt::Display for RowErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            RowErrorKind::Unclosed(Pos { byte, utf16 }) => write!(
-                f,
-                "unclosed start marker at UTF-16 offset {utf16} (byte offset {byte})"
-            ),
-            RowErrorKind::InvalidUtf8(offset) => write!(f, "invalid UTF-8 at byte offset {offset}"),
-        }
-    }
-}
-
-impl fmt::Display for RowError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}; the row begins \"{}\"",
-            self.kind,
-            self.excerpt.escape_debug()
-        )
-    }
-}
-
-impl std::error::Error for RowError {}
-
-/// A marker pair's scanner for rows, with a cap and an [`OnUnclosed`] policy; rewound for
-/// each row (see the [module documentation](self)).
+/// A marker pair's scanner for rows, with [`RowOptions`] (a cap and an [`OnUnclosed`]
+/// policy); rewound for each row (see the [module documentation](self)).
 #[derive(Clone, Debug)]
 pub struct RowScanner {
     scanner: Scanner,
-    cap: u64,
-    on_unclosed: OnUnclosed,
+    options: RowOptions,
 }
 
 impl RowScanner {
-    /// A scanner for rows of `markers`, keeping at most `max_matches` matches a row (`None`:
-    /// no cap), an unclosed start read under `on_unclosed`.
-    pub fn new(markers: &Markers, max_matches: Option<u64>, on_unclosed: OnUnclosed) -> Self {
+    /// A scanner for rows of `markers` under `options`.
+    pub fn new(markers: &Markers, options: RowOptions) -> Self {
         RowScanner {
             scanner: Scanner::new(markers),
-            cap: max_matches.unwrap_or(u64::MAX),
-            on_unclosed,
+            options,
         }
     }
 
-    /// The cap and policy of the rows scanned from now on (a host whose options vary by
-    /// row keeps one scanner per marker pair and sets them before each row).
-    pub fn set_options(&mut self, max_matches: Option<u64>, on_unclosed: OnUnclosed) {
-        self.cap = max_matches.unwrap_or(u64::MAX);
-        self.on_unclosed = on_unclosed;
+    /// The options of the rows scanned from now on (a host whose options vary by row keeps
+    /// one scanner per marker pair and sets them before each row).
+    pub fn set_options(&mut self, options: RowOptions) {
+        self.options = options;
+    }
+
+    /// The options rows are scanned under.
+    pub fn options(&self) -> RowOptions {
+        self.options
     }
 
     /// Scans `row`, appending each match's content as a byte range of `row` to `spans` (in
@@ -240,9 +96,9 @@ impl RowScanner {
     ///
     /// ```
     /// use extract_between::Markers;
-    /// use extract_between::rows::{OnUnclosed, RowScanner};
+    /// use extract_between::rows::{RowOptions, RowScanner};
     ///
-    /// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+    /// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), RowOptions::default());
     /// let mut spans = Vec::new();
     /// let row = "[a] [b] [open";
     /// assert!(rows.scan(row.as_bytes(), &mut spans).is_err());
@@ -267,10 +123,10 @@ impl RowScanner {
     ///
     /// ```
     /// use extract_between::Markers;
-    /// use extract_between::rows::{OnUnclosed, RowScanner};
+    /// use extract_between::rows::{RowOptions, RowScanner};
     ///
     /// let row = "😀[é] [x]";
-    /// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+    /// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), RowOptions::default());
     /// let mut spans = Vec::new();
     /// rows.scan_utf16(row.as_bytes(), &mut spans).unwrap();
     /// assert_eq!(spans, [3..4, 7..8]);
@@ -307,9 +163,9 @@ impl RowScanner {
     ///
     /// ```
     /// use extract_between::Markers;
-    /// use extract_between::rows::{OnUnclosed, RowScanner};
+    /// use extract_between::rows::{RowOptions, RowScanner};
     ///
-    /// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+    /// let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), RowOptions::default());
     /// let mut spans = Vec::new();
     /// assert!(rows.scan_in_pieces(b"[a] [b]", &mut spans, 2, || false).is_none());
     /// assert!(spans.is_empty());
@@ -341,7 +197,7 @@ impl RowScanner {
                 spans: &mut *spans,
                 open: 0,
             },
-            self.cap,
+            self.options.max_matches.map_or(u64::MAX, |n| n.get()),
         );
         let mut fed = Ok(ControlFlow::Continue(()));
         let piece = piece.max(1);
@@ -372,7 +228,7 @@ impl RowScanner {
         outcome: Result<(), ScanError>,
         truncated: bool,
     ) -> Result<RowAnswer, RowError> {
-        match (outcome, self.on_unclosed) {
+        match (outcome, self.options.on_unclosed) {
             (Ok(()), _) | (Err(ScanError::Unclosed { .. }), OnUnclosed::Partial) => {
                 Ok(RowAnswer::Matches { truncated })
             }
@@ -444,10 +300,19 @@ impl<const UTF16: bool> Sink for Spans<'_, UTF16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use core::num::NonZeroU64;
+
+    /// The options of a cap (`None`: none) and a policy.
+    fn options(cap: Option<u64>, on_unclosed: OnUnclosed) -> RowOptions {
+        RowOptions {
+            max_matches: cap.and_then(NonZeroU64::new),
+            on_unclosed,
+        }
+    }
 
     fn run(row: &str, cap: Option<u64>, policy: OnUnclosed) -> Result<(Vec<&str>, bool), String> {
         let markers = Markers::new("[", "]").unwrap();
-        let mut rows = RowScanner::new(&markers, cap, policy);
+        let mut rows = RowScanner::new(&markers, options(cap, policy));
         // A range already there, which the row must leave in place.
         let mut spans = Vec::new();
         spans.push(Range { start: 7, end: 9 });
@@ -463,7 +328,7 @@ mod tests {
             Err(e) => {
                 // The matches before the error stay: the ones the partial policy answers.
                 let kept: Vec<&str> = spans[1..].iter().map(|s| &row[s.clone()]).collect();
-                let mut partial = RowScanner::new(&markers, cap, OnUnclosed::Partial);
+                let mut partial = RowScanner::new(&markers, options(cap, OnUnclosed::Partial));
                 let mut before = Vec::new();
                 partial.scan(row.as_bytes(), &mut before).unwrap();
                 let expected: Vec<&str> = before.iter().map(|s| &row[s.clone()]).collect();
@@ -480,7 +345,7 @@ mod tests {
     #[test]
     fn utf16_ranges_slice_the_rows_utf16_units_as_byte_ranges_slice_its_bytes() {
         let markers = Markers::new("<<", "」").unwrap();
-        let mut rows = RowScanner::new(&markers, None, OnUnclosed::Raise);
+        let mut rows = RowScanner::new(&markers, RowOptions::default());
         let pieces = ["a", "é", "😀", "字", "<<", "」", " ", "<"];
         for seed in 0..400usize {
             // Rows of up to 300 bytes, so that the 64-byte block walks run too.
@@ -538,8 +403,8 @@ mod tests {
     #[test]
     fn invalid_utf8_stops_the_row_under_every_policy() {
         let markers = Markers::new("[", "]").unwrap();
-        for policy in [OnUnclosed::Raise, OnUnclosed::Null, OnUnclosed::Partial] {
-            let mut rows = RowScanner::new(&markers, None, policy);
+        for policy in OnUnclosed::ALL {
+            let mut rows = RowScanner::new(&markers, options(None, policy));
             let e = rows.scan(b"[a]\xff[b]", &mut Vec::new()).unwrap_err();
             assert_eq!(e.kind(), RowErrorKind::InvalidUtf8(3));
             assert_eq!(e.code(), "invalid_utf8");
@@ -553,7 +418,7 @@ mod tests {
     #[test]
     fn the_excerpt_is_sixty_characters_escaped() {
         let row = format!("\"q\"\n{}", "é".repeat(100));
-        let e = RowScanner::new(&Markers::new("é", "]").unwrap(), None, OnUnclosed::Raise)
+        let e = RowScanner::new(&Markers::new("é", "]").unwrap(), RowOptions::default())
             .scan(row.as_bytes(), &mut Vec::new())
             .unwrap_err();
         assert_eq!(e.excerpt().chars().count(), RowError::EXCERPT_CHARS + 1);
@@ -567,7 +432,7 @@ mod tests {
         let markers = Markers::new("<<", ">>").unwrap();
         let row = "x<<one>> <<t w o>> <<three".repeat(3);
         for piece in 1..8 {
-            let mut rows = RowScanner::new(&markers, None, OnUnclosed::Partial);
+            let mut rows = RowScanner::new(&markers, options(None, OnUnclosed::Partial));
             let (mut whole, mut cut) = (Vec::new(), Vec::new());
             rows.scan(row.as_bytes(), &mut whole).unwrap();
             let answer = rows.scan_in_pieces(row.as_bytes(), &mut cut, piece, || true);
@@ -575,7 +440,7 @@ mod tests {
             assert_eq!(whole, cut, "piece {piece}");
         }
         let mut asked = 0;
-        let mut rows = RowScanner::new(&markers, None, OnUnclosed::Raise);
+        let mut rows = RowScanner::new(&markers, RowOptions::default());
         let mut spans = Vec::new();
         let stopped = rows.scan_in_pieces(row.as_bytes(), &mut spans, 4, || {
             asked += 1;
