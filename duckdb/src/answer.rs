@@ -8,7 +8,7 @@ use core::ops::Range;
 use std::cell::RefCell;
 
 use extract_between::Markers;
-use extract_between::rows::{OnUnclosed, RowAnswer, RowScanner};
+use extract_between::rows::{RowAnswer, RowOptions, RowScanner};
 
 use crate::error::{CallError, Why};
 pub use crate::function::Function;
@@ -111,9 +111,9 @@ pub fn answer<'a>(
                 continue;
             };
             last = scanner(kept, last, start, end).map_err(|why| fail(row, why))?;
-            let (cap, policy) = options.at(args, row).map_err(|why| fail(row, why))?;
+            let parsed = options.at(args, row).map_err(|why| fail(row, why))?;
             let rows = &mut kept[last].rows;
-            rows.set_options(cap, policy);
+            rows.set_options(parsed);
             let Some(text) = args.texts[row] else {
                 out.null();
                 continue;
@@ -148,17 +148,17 @@ fn scanner(kept: &mut Vec<Kept>, last: usize, start: &[u8], end: &[u8]) -> Resul
     kept.push(Kept {
         start: start.into(),
         end: end.into(),
-        rows: RowScanner::new(&markers, None, OnUnclosed::Raise),
+        rows: RowScanner::new(&markers, RowOptions::default()),
     });
     Ok(kept.len() - 1)
 }
 
-/// The cap and policy of the rows, parsed again only where a row's differ from the row
-/// before (literals, the common case, are parsed once a vector).
+/// The cap and policy of the rows, parsed by the library again only where a row's differ
+/// from the row before (literals, the common case, are parsed once a vector).
 struct Options<'a> {
     function: Function,
     raw: Option<(Option<i64>, Option<&'a [u8]>)>,
-    parsed: (Option<u64>, OnUnclosed),
+    parsed: RowOptions,
 }
 
 impl<'a> Options<'a> {
@@ -166,42 +166,23 @@ impl<'a> Options<'a> {
         Options {
             function,
             raw: None,
-            parsed: (None, OnUnclosed::Raise),
+            parsed: RowOptions::default(),
         }
     }
 
-    fn at(&mut self, args: &Args<'a>, row: usize) -> Result<(Option<u64>, OnUnclosed), Why> {
+    fn at(&mut self, args: &Args<'a>, row: usize) -> Result<RowOptions, Why> {
         let cap = args.caps.as_ref().and_then(|caps| caps[row]);
         let policy = args.policies.as_ref().and_then(|names| names[row]);
         if self.raw != Some((cap, policy)) {
-            self.parsed = (self.cap(cap)?, on_unclosed(policy)?);
+            let cap = match self.function {
+                Function::First => Some(1),
+                Function::All => cap,
+            };
+            self.parsed = RowOptions::parse(cap, policy).map_err(Why::Option)?;
             self.raw = Some((cap, policy));
         }
         Ok(self.parsed)
     }
-
-    fn cap(&self, given: Option<i64>) -> Result<Option<u64>, Why> {
-        match (self.function, given) {
-            (Function::First, _) => Ok(Some(1)),
-            (Function::All, None) => Ok(None),
-            (Function::All, Some(n)) => u64::try_from(n)
-                .ok()
-                .filter(|&n| n >= 1)
-                .map(Some)
-                .ok_or(Why::MaxMatches(n)),
-        }
-    }
-}
-
-/// The policy `name` stands for; NULL (or left out) is `'raise'`.
-fn on_unclosed(name: Option<&[u8]>) -> Result<OnUnclosed, Why> {
-    let Some(name) = name else {
-        return Ok(OnUnclosed::Raise);
-    };
-    core::str::from_utf8(name)
-        .ok()
-        .and_then(OnUnclosed::from_name)
-        .ok_or_else(|| Why::OnUnclosed(String::from_utf8_lossy(name).into_owned()))
 }
 
 #[cfg(test)]

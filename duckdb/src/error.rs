@@ -3,7 +3,7 @@
 use core::fmt;
 
 use extract_between::MarkerError;
-use extract_between::rows::{OnUnclosed, RowError, RowErrorKind};
+use extract_between::rows::{OptionError, RowError, RowPlace, Spelling};
 
 use crate::function::Function;
 
@@ -25,20 +25,17 @@ pub enum Why {
     Markers(MarkerError),
     /// The marker (`start` or `end`) is not UTF-8.
     NotUtf8(&'static str),
-    /// `max_matches` is below 1.
-    MaxMatches(i64),
-    /// `on_unclosed` names no policy.
-    OnUnclosed(String),
+    /// `max_matches` or `on_unclosed` refused by the library.
+    Option(OptionError),
     /// The row's text stops the column (an unclosed start marker under `'raise'`).
     Row(RowError),
 }
 
 impl CallError {
-    /// The error's class, as the Python package names the same failure.
+    /// The error's class, as every host names the same failure.
     fn class(&self) -> &'static str {
         match &self.why {
-            Why::Row(e) if matches!(e.kind(), RowErrorKind::Unclosed(_)) => "UnclosedStartMarker",
-            Why::Row(_) => "InvalidUtf8",
+            Why::Row(e) => e.class(),
             _ => "InvalidInput",
         }
     }
@@ -46,44 +43,25 @@ impl CallError {
 
 impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let CallError {
-            function,
-            row,
-            rows,
-            ..
-        } = self;
-        // A vector of one row (constant arguments, say) has no row to count.
-        let counted = *rows > 1;
+        let place = RowPlace::Piece {
+            row: self.row,
+            rows: self.rows,
+            piece: "vector",
+            host: "DuckDB",
+            function: self.function.name(),
+            whole: "table",
+        };
         write!(f, "{}: ", self.class())?;
-        if counted {
-            write!(f, "row {row}: ")?;
-        }
         match &self.why {
-            Why::Markers(e) => write!(f, "{e}")?,
-            Why::NotUtf8(field) => write!(f, "{field} must be UTF-8 text")?,
-            Why::MaxMatches(n) => write!(
+            Why::Markers(e) => write!(f, "{}", place.around(e)),
+            Why::NotUtf8(field) => write!(
                 f,
-                "max_matches must be an integer from 1 to {} or NULL (it is {n})",
-                i64::MAX
-            )?,
-            Why::OnUnclosed(name) => {
-                let [raise, null, partial] = OnUnclosed::NAMES;
-                write!(
-                    f,
-                    "on_unclosed must be '{raise}', '{null}' or '{partial}' (NULL: '{raise}'), not {name:?}"
-                )?
-            }
-            Why::Row(e) => write!(f, "{e}")?,
+                "{}",
+                place.around(format_args!("{field} must be UTF-8 text"))
+            ),
+            Why::Option(e) => write!(f, "{}", place.around(e.spelled(Spelling::SQL))),
+            Why::Row(e) => write!(f, "{}", e.at(place)),
         }
-        if !counted {
-            return Ok(());
-        }
-        write!(
-            f,
-            " (row {row} counts from the start of the vector of {rows} rows that DuckDB \
-             handed to {}, not from the start of the table)",
-            function.name()
-        )
     }
 }
 
@@ -93,7 +71,7 @@ impl std::error::Error for CallError {}
 mod tests {
     use super::*;
     use extract_between::Markers;
-    use extract_between::rows::RowScanner;
+    use extract_between::rows::{RowOptions, RowScanner};
 
     fn error(why: Why) -> String {
         CallError {
@@ -107,7 +85,7 @@ mod tests {
 
     #[test]
     fn an_unclosed_row_is_worded_as_every_host_words_it_with_the_row_of_the_vector() {
-        let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+        let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), RowOptions::default());
         let row_error = rows.scan(b"x [oops", &mut Vec::new()).unwrap_err();
         assert_eq!(
             error(Why::Row(row_error)),
@@ -119,7 +97,7 @@ mod tests {
 
     #[test]
     fn a_vector_of_one_row_names_no_row() {
-        let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), None, OnUnclosed::Raise);
+        let mut rows = RowScanner::new(&Markers::new("[", "]").unwrap(), RowOptions::default());
         let row_error = rows.scan(b"x [open", &mut Vec::new()).unwrap_err();
         let one = CallError {
             function: Function::All,
@@ -137,11 +115,13 @@ mod tests {
 
     #[test]
     fn bad_arguments_name_the_argument_and_the_value() {
-        assert!(error(Why::MaxMatches(0)).starts_with(
+        let cap = RowOptions::max_matches(Some(0)).unwrap_err();
+        assert!(error(Why::Option(cap)).starts_with(
             "InvalidInput: row 2: max_matches must be an integer from 1 to 9223372036854775807 or NULL (it is 0)"
         ));
-        assert!(error(Why::OnUnclosed("skip".into())).starts_with(
-            "InvalidInput: row 2: on_unclosed must be 'raise', 'null' or 'partial' (NULL: 'raise'), not \"skip\""
+        let policy = RowOptions::on_unclosed(Some(b"skip")).unwrap_err();
+        assert!(error(Why::Option(policy)).starts_with(
+            "InvalidInput: row 2: on_unclosed must be 'raise', 'null' or 'partial' (NULL: 'raise'), not 'skip'"
         ));
         let empty = Markers::new("", "]").unwrap_err();
         assert!(

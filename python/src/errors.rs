@@ -3,7 +3,7 @@
 //! builds their instances, so every message and attribute comes from one place.
 
 use extract_between::batch::TooLarge;
-use extract_between::rows::{RowError, RowErrorKind};
+use extract_between::rows::{OptionError, RowError, RowErrorKind, RowOption, RowPlace, Spelling};
 use extract_between::{MarkerError, Pos, ScanError};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -62,32 +62,31 @@ fn unclosed_with<const N: usize>(
     )
 }
 
-/// The error of row `row` of a column that stopped it: `UnclosedStartMarker` or
-/// `ExtractError`, whose message is the library's words for it (the exception adds the row).
+/// The error of row `row` of a column that stopped it, of the library's class
+/// (`UnclosedStartMarker`, `InvalidUtf8`): its message is the library's words for it, and
+/// `placed` those words with the row (the engine wrappers re-place them in their batch).
 pub fn row_error(py: Python<'_>, error: &RowError, row: usize) -> PyErr {
-    let message = error.to_string();
-    let excerpt = PyString::new(py, error.excerpt()).into_any().unbind();
-    match error.kind() {
-        RowErrorKind::Unclosed(marker) => raise(
-            py,
-            "UnclosedStartMarker",
-            &message,
-            &[
-                ("offset", int(py, marker.utf16)),
-                ("byte_offset", int(py, marker.byte)),
-                ("row", int(py, row as u64)),
-                ("excerpt", excerpt),
-            ],
-        ),
-        RowErrorKind::InvalidUtf8(offset) => raise(
-            py,
-            "ExtractError",
-            &message,
-            &[
-                ("byte_offset", int(py, offset)),
-                ("row", int(py, row as u64)),
-            ],
-        ),
+    let text = |s: &str| PyString::new(py, s).into_any().unbind();
+    let placed = text(&error.at(RowPlace::Column(row)).to_string());
+    let mut attributes = vec![
+        ("byte_offset", int(py, error.byte_offset())),
+        ("row", int(py, row as u64)),
+        ("placed", placed),
+    ];
+    if let RowErrorKind::Unclosed(marker) = error.kind() {
+        attributes.push(("offset", int(py, marker.utf16)));
+        attributes.push(("excerpt", text(error.excerpt())));
+    }
+    raise(py, error.class(), &error.to_string(), &attributes)
+}
+
+/// A column function's option refused, in Python's spelling: `TypeError` for a value of
+/// the wrong type, else `InvalidInput` naming the option.
+pub fn option_error(py: Python<'_>, error: &OptionError) -> PyErr {
+    let message = error.spelled(Spelling::PYTHON).to_string();
+    match error {
+        OptionError::WrongType(..) => PyTypeError::new_err(message),
+        _ => invalid_input(py, Spelling::PYTHON.name(error.option()), &message),
     }
 }
 
@@ -102,7 +101,7 @@ pub fn scan_error(py: Python<'_>, error: &ScanError, matches: Bound<'_, PyList>)
         ScanError::Unclosed { marker } => unclosed(py, *marker, matches),
         ScanError::InvalidUtf8 { offset, .. } => raise(
             py,
-            "ExtractError",
+            "InvalidUtf8",
             &error.to_string(),
             &[
                 ("byte_offset", int(py, *offset)),
@@ -124,7 +123,7 @@ pub fn scan_error_with_events(
         ScanError::Unclosed { marker } => unclosed_with(py, *marker, [("events", events)]),
         ScanError::InvalidUtf8 { offset, .. } => raise(
             py,
-            "ExtractError",
+            "InvalidUtf8",
             &error.to_string(),
             &[("byte_offset", int(py, *offset)), ("events", events)],
         ),
@@ -155,6 +154,16 @@ pub fn invalid_input(py: Python<'_>, field: &str, message: &str) -> PyErr {
 /// A marker that breaks the card's limits, as `InvalidInput`.
 pub fn marker(py: Python<'_>, e: &MarkerError) -> PyErr {
     invalid_input(py, e.which().field(), &e.to_string())
+}
+
+/// `TypeError` for a column option of the wrong Python type, in the library's words.
+pub fn type_of(option: RowOption, got: &Bound<'_, PyAny>) -> PyErr {
+    let type_name = got
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+    let error = OptionError::WrongType(option, type_name);
+    PyTypeError::new_err(error.spelled(Spelling::PYTHON).to_string())
 }
 
 /// `TypeError` for an argument of the wrong Python type.

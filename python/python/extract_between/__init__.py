@@ -34,7 +34,7 @@ from importlib.metadata import version as _distribution_version
 
 from ._aio import afinditer
 from ._columns import extract_all, extract_first
-from ._errors import ExtractError, InvalidInput, MatchTooLarge, UnclosedStartMarker
+from ._errors import ExtractError, InvalidInput, InvalidUtf8, MatchTooLarge, UnclosedStartMarker
 from ._events import aiter_events, iter_events
 from ._findall import findall
 from ._native import (
@@ -67,6 +67,7 @@ __all__ = [
     "ExtractError",
     "Extraction",
     "InvalidInput",
+    "InvalidUtf8",
     "Match",
     "MatchTooLarge",
     "MatchIter",

@@ -146,17 +146,14 @@ def _explained(column: Any, error: TypeError) -> TypeError:
     return error
 
 
-def in_batch(error: ExtractError, rows: int, engine: str) -> ExtractError:
+def in_batch(error: ExtractError, rows: int, engine: str, function: str) -> ExtractError:
     """`error` with its row stated as a row of the batch of `rows` rows that `engine` handed
-    to the function, which is not the row's number in the whole frame; a batch of one row
-    (a constant argument, say) has no row to count, and the error then names none."""
-    if error.row is not None and rows == 1:
-        error.row = None
-    elif error.row is not None:
-        error.batch = (
-            f"row {error.row} counts from the start of a batch of {rows} rows that {engine} "
-            "handed to the function, not from the start of the frame"
-        )
+    to `function`, which is not the row's number in the whole frame (the library words it; a
+    batch of one row, a constant argument say, has no row to count, and names none)."""
+    if error.row is not None:
+        error.placed = _native._place(error.message, error.row, rows, engine, function)
+        if rows == 1:
+            error.row = None
     return error
 
 

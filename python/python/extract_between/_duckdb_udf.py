@@ -103,9 +103,9 @@ def _all_vector(
 ) -> pa.Array:
     def run(rows: pa.Array, s: str, e: str, options: Tuple[Any, ...]) -> pa.Array:
         cap, unclosed = options
-        return pa.array(extract_all(rows, s, e, cap, unclosed or "raise"))
+        return pa.array(extract_all(rows, s, e, cap, unclosed))
 
-    return _by_markers(text, start, end, [max_matches, on_unclosed], run, pa.list_(pa.string()))
+    return _by_markers(text, start, end, [max_matches, on_unclosed], run, pa.list_(pa.string()), "extract_between_all")
 
 
 def _first_vector(
@@ -116,9 +116,9 @@ def _first_vector(
 ) -> pa.Array:
     def run(rows: pa.Array, s: str, e: str, options: Tuple[Any, ...]) -> pa.Array:
         (unclosed,) = options
-        return pa.array(extract_first(rows, s, e, unclosed or "raise"))
+        return pa.array(extract_first(rows, s, e, unclosed))
 
-    return _by_markers(text, start, end, [on_unclosed], run, pa.string())
+    return _by_markers(text, start, end, [on_unclosed], run, pa.string(), "extract_between_first")
 
 
 Run = Callable[[pa.Array, str, str, Tuple[Any, ...]], pa.Array]
@@ -131,9 +131,11 @@ def _by_markers(
     options: List[pa.ChunkedArray],
     run: Run,
     returns: pa.DataType,
+    function: str,
 ) -> pa.Array:
     """`run` over the rows of `text`, once per distinct (start, end, options): once for the
-    whole vector when they are constant. Rows whose start or end is NULL answer NULL."""
+    whole vector when they are constant. Rows whose start or end is NULL answer NULL; an
+    error names its row of the vector DuckDB handed to `function`."""
     texts = text.combine_chunks()
     rows = len(texts)
     columns = [start, end, *options]
@@ -152,13 +154,13 @@ def _by_markers(
         if s is None or e is None:
             pieces.append(pa.nulls(len(part), returns))
         else:
-            _native._check_column_options(s, e, *_checked(rest, len(options)))
+            _native._check_column_options(s, e, *_checked(rest))
             try:
                 pieces.append(run(part, s, e, tuple(rest)).cast(returns))
             except ExtractError as error:
                 if taken is not None and error.row is not None:
                     error.row = taken[error.row].as_py()
-                raise in_batch(error, rows, "DuckDB") from None
+                raise in_batch(error, rows, "DuckDB", function) from None
         if taken is not None:
             order.append(taken)
     if not pieces:
@@ -182,9 +184,9 @@ def _constant(column: pa.ChunkedArray) -> bool:
     return bool(pc.all(pc.equal(column, first)).as_py())
 
 
-def _checked(rest: List[Any], count: int) -> Tuple[Optional[int], str]:
+def _checked(rest: List[Any]) -> Tuple[Optional[int], Optional[str]]:
     """The options of `rest` as `_check_column_options` takes them: ``max_matches`` (when
-    `extract_between_all` has it) and ``on_unclosed``."""
-    if count == 2:
-        return rest[0], rest[1] or "raise"
-    return None, rest[0] or "raise"
+    `extract_between_all` has it) and ``on_unclosed`` (NULL: the library's default)."""
+    if len(rest) == 2:
+        return rest[0], rest[1]
+    return None, rest[0]

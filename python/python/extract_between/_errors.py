@@ -21,7 +21,7 @@ class ExtractError(ValueError):
     >>> list(finditer(b"ok \\xff", "[", "]"))
     Traceback (most recent call last):
         ...
-    extract_between.ExtractError: invalid UTF-8 at byte offset 3
+    extract_between.InvalidUtf8: invalid UTF-8 at byte offset 3
     """
 
     def __init__(
@@ -32,6 +32,7 @@ class ExtractError(ValueError):
         matches: Sequence[Any] = (),
         row: Optional[int] = None,
         events: Sequence[Any] = (),
+        placed: Optional[str] = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -39,18 +40,12 @@ class ExtractError(ValueError):
         self.matches = list(matches)
         self.events = list(events)
         self.row = row
-        # Set by the engine wrappers: what `row` counts from, where that is not the column.
-        self.batch: Optional[str] = None
+        # A column's row: the library's words with the row's place (the engine wrappers
+        # re-place them in the batch they were handed).
+        self.placed = placed
 
     def __str__(self) -> str:
-        return self._row() + self.message + self._batch()
-
-    def _row(self) -> str:
-        """The row of a column the error is in, before the library's words for it."""
-        return f"row {self.row}: " if getattr(self, "row", None) is not None else ""
-
-    def _batch(self) -> str:
-        return f" ({self.batch})" if getattr(self, "batch", None) else ""
+        return getattr(self, "placed", None) or self.message
 
     def __reduce__(self) -> Any:
         return (_rebuild, (type(self), self.message, self.__dict__))
@@ -80,17 +75,31 @@ class UnclosedStartMarker(ExtractError):
         row: Optional[int] = None,
         excerpt: Optional[str] = None,
         events: Sequence[Any] = (),
+        placed: Optional[str] = None,
     ) -> None:
-        super().__init__(message, byte_offset=byte_offset, matches=matches, row=row, events=events)
+        super().__init__(message, byte_offset=byte_offset, matches=matches, row=row, events=events, placed=placed)
         self.offset = offset
         self.excerpt = excerpt
 
     def __str__(self) -> str:
-        if self.offset is None or self.row is not None:
+        if self.offset is None or self.row is not None or getattr(self, "placed", None):
             # A column's row: the message is already the library's whole sentence.
             return super().__str__()
-        offsets = f"at UTF-16 offset {self.offset} (byte offset {self.byte_offset})"
-        return f"{self.message} {offsets}{self._batch()}"
+        return f"{self.message} at UTF-16 offset {self.offset} (byte offset {self.byte_offset})"
+
+
+class InvalidUtf8(ExtractError):
+    """Bytes that are not UTF-8, from ``byte_offset`` on: a `bytes` text or chunk, or a row of
+    a column (``row`` says which). Every door names this class for the same row (DuckDB's and
+    Spark's messages begin with it).
+
+    >>> from extract_between import InvalidUtf8, finditer
+    >>> try:
+    ...     list(finditer(b"[a] \xff", "[", "]"))
+    ... except InvalidUtf8 as e:
+    ...     print(e.byte_offset, e)
+    4 invalid UTF-8 at byte offset 4
+    """
 
 
 class MatchTooLarge(ExtractError):
@@ -146,5 +155,5 @@ def _rebuild(cls: type, message: str, state: dict) -> ExtractError:
 
 
 # Tracebacks and reprs name the public module, where users import the classes from.
-for _error in (ExtractError, UnclosedStartMarker, MatchTooLarge, InvalidInput):
+for _error in (ExtractError, UnclosedStartMarker, InvalidUtf8, MatchTooLarge, InvalidInput):
     _error.__module__ = "extract_between"

@@ -149,7 +149,7 @@ def _arrow_extract_all(
         try:
             return pa.array(_extract_all(texts, start, end, max_matches, on_unclosed))
         except ExtractError as e:
-            raise in_batch(e, len(texts), "Spark") from None
+            raise in_batch(e, len(texts), "Spark", "extract_between_all") from None
 
     return extract_between_all(col)
 
@@ -169,6 +169,6 @@ def _arrow_extract_first(
         try:
             return pa.array(_extract_first(texts, start, end, on_unclosed))
         except ExtractError as e:
-            raise in_batch(e, len(texts), "Spark") from None
+            raise in_batch(e, len(texts), "Spark", "extract_between_first") from None
 
     return extract_between_first(col)

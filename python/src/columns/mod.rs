@@ -13,7 +13,7 @@ mod rows;
 use crate::errors;
 use crate::input::{self, Given};
 use arrow_array::ArrayRef;
-use extract_between::rows::RowScanner;
+use extract_between::rows::{RowOptions, RowPlace, RowScanner};
 use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -31,9 +31,11 @@ fn settings(
     on_unclosed: Given<'_>,
 ) -> PyResult<RowScanner> {
     let markers = input::markers(py, start, end)?;
-    let cap = input::column_cap(py, max_matches)?;
-    let on_unclosed = input::on_unclosed(on_unclosed)?;
-    Ok(RowScanner::new(&markers, cap, on_unclosed))
+    let cap = input::column_cap(max_matches)?;
+    let policy = input::on_unclosed(&on_unclosed)?;
+    let options = RowOptions::parse(cap.as_ref(), policy.as_deref().map(str::as_bytes))
+        .map_err(|e| errors::option_error(py, &e))?;
+    Ok(RowScanner::new(&markers, options))
 }
 
 /// The rows scanned and the answer built by `build`, both with the GIL released.
@@ -142,6 +144,22 @@ pub fn _check_column_options(
     on_unclosed: Given<'_>,
 ) -> PyResult<()> {
     settings(py, start, end, max_matches, on_unclosed).map(|_| ())
+}
+
+/// A row error's words (`message`) placed as row `row` of a batch of `rows` rows that
+/// `engine` handed to `function`, as the library words a place: what the engine wrappers
+/// raise. Not part of the API.
+#[pyfunction]
+pub fn _place(message: &str, row: usize, rows: usize, engine: &str, function: &str) -> String {
+    let place = RowPlace::Piece {
+        row,
+        rows,
+        piece: "batch",
+        host: engine,
+        function,
+        whole: "frame",
+    };
+    place.around(message).to_string()
 }
 
 /// `extract_all(column, "[", "]")` with a thread that panics at row `row`: for the test that

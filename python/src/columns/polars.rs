@@ -7,7 +7,7 @@
 //! polars' string array in one pass, not row by row through a list builder.
 
 use extract_between::Markers;
-use extract_between::rows::{OnUnclosed, RowAnswer, RowError, RowErrorKind, RowScanner};
+use extract_between::rows::{RowAnswer, RowError, RowOptions, RowPlace, RowScanner, Spelling};
 use polars::prelude::*;
 use polars_arrow::array::{ListArray, MutableBinaryViewArray, Utf8ViewArray};
 use polars_arrow::bitmap::Bitmap;
@@ -23,7 +23,7 @@ struct AllOptions {
     start: String,
     end: String,
     max_matches: Option<u64>,
-    on_unclosed: String,
+    on_unclosed: Option<String>,
 }
 
 /// `extract_first`'s options.
@@ -31,7 +31,7 @@ struct AllOptions {
 struct FirstOptions {
     start: String,
     end: String,
-    on_unclosed: String,
+    on_unclosed: Option<String>,
 }
 
 /// The one input column, which must hold strings, when the plan is resolved: refused as
@@ -65,16 +65,17 @@ fn string(fields: &[Field]) -> PolarsResult<Field> {
 #[polars_expr(output_type_func=list_of_strings)]
 fn extract_between_all(inputs: &[Series], kwargs: AllOptions) -> PolarsResult<Series> {
     let rows = Rows::new(
+        FUNCTION_ALL,
         &kwargs.start,
         &kwargs.end,
         kwargs.max_matches,
-        &kwargs.on_unclosed,
+        kwargs.on_unclosed.as_deref(),
     )?;
     let texts = strings(inputs)?;
     let mut first = 0;
     let mut lists = Vec::with_capacity(texts.chunks().len());
     for chunk in texts.downcast_iter() {
-        let found = rows.scan(chunk, first)?;
+        let found = rows.scan(chunk, first, texts.len())?;
         first += chunk.len();
         let values = found.values(chunk);
         let offsets = OffsetsBuffer::try_from(found.row_ends)?;
@@ -92,12 +93,18 @@ fn extract_between_all(inputs: &[Series], kwargs: AllOptions) -> PolarsResult<Se
 /// Each row's first match, a `str` column.
 #[polars_expr(output_type_func=string)]
 fn extract_between_first(inputs: &[Series], kwargs: FirstOptions) -> PolarsResult<Series> {
-    let rows = Rows::new(&kwargs.start, &kwargs.end, Some(1), &kwargs.on_unclosed)?;
+    let rows = Rows::new(
+        FUNCTION_FIRST,
+        &kwargs.start,
+        &kwargs.end,
+        Some(1),
+        kwargs.on_unclosed.as_deref(),
+    )?;
     let texts = strings(inputs)?;
     let mut first = 0;
     let mut columns = Vec::with_capacity(texts.chunks().len());
     for chunk in texts.downcast_iter() {
-        let found = rows.scan(chunk, first)?;
+        let found = rows.scan(chunk, first, texts.len())?;
         first += chunk.len();
         let mut matches = found.matches(chunk);
         // A row without a match, as a null row, answers null; each other row has one.
@@ -129,9 +136,14 @@ fn validity(valid: Vec<bool>) -> Option<Bitmap> {
     valid.contains(&false).then(|| Bitmap::from_iter(valid))
 }
 
-/// The row scanner of the batch's markers, cap and policy.
+/// The plugin functions' names, as polars shows them.
+const FUNCTION_ALL: &str = "extract_between_all";
+const FUNCTION_FIRST: &str = "extract_between_first";
+
+/// The row scanner of the batch's markers, cap and policy, and the function it answers.
 struct Rows {
     rows: RowScanner,
+    function: &'static str,
 }
 
 /// The matches of a chunk's rows: each match's byte range within its row and the row it
@@ -165,19 +177,26 @@ impl Found {
 }
 
 impl Rows {
-    fn new(start: &str, end: &str, cap: Option<u64>, on_unclosed: &str) -> PolarsResult<Rows> {
+    fn new(
+        function: &'static str,
+        start: &str,
+        end: &str,
+        cap: Option<u64>,
+        policy: Option<&str>,
+    ) -> PolarsResult<Rows> {
         let markers = Markers::new(start, end).map_err(|e| polars_err!(ComputeError: "{e}"))?;
-        let on_unclosed = OnUnclosed::from_name(on_unclosed).ok_or_else(
-            || polars_err!(ComputeError: "on_unclosed must be \"raise\", \"null\" or \"partial\", not {on_unclosed:?}"),
+        let options = RowOptions::parse(cap, policy.map(str::as_bytes)).map_err(
+            |e| polars_err!(ComputeError: "InvalidInput: {}", e.spelled(Spelling::PYTHON)),
         )?;
         Ok(Rows {
-            rows: RowScanner::new(&markers, cap, on_unclosed),
+            rows: RowScanner::new(&markers, options),
+            function,
         })
     }
 
-    /// The matches of a chunk whose first row is row `first` of the batch, or the card's
-    /// error naming the row.
-    fn scan(&self, chunk: &Utf8ViewArray, first: usize) -> PolarsResult<Found> {
+    /// The matches of a chunk whose first row is row `first` of the batch of `total` rows, or
+    /// the card's error naming the row.
+    fn scan(&self, chunk: &Utf8ViewArray, first: usize, total: usize) -> PolarsResult<Found> {
         let mut found = Found {
             spans: Vec::new(),
             owners: Vec::new(),
@@ -190,7 +209,7 @@ impl Rows {
             let valid = match text.map(|t| rows.scan(t.as_bytes(), &mut found.spans)) {
                 None | Some(Ok(RowAnswer::Null)) => false,
                 Some(Ok(RowAnswer::Matches { .. })) => true,
-                Some(Err(e)) => return Err(stopped(first + i, &e)),
+                Some(Err(e)) => return Err(stopped(first + i, total, self.function, &e)),
             };
             found.owners.resize(found.spans.len(), i as u32);
             found.row_ends.push(found.spans.len() as i64);
@@ -200,12 +219,16 @@ impl Rows {
     }
 }
 
-/// The error of a row that stops the batch: the library's words, and which row it is.
-fn stopped(row: usize, e: &RowError) -> PolarsError {
-    let name = match e.kind() {
-        RowErrorKind::Unclosed(_) => "UnclosedStartMarker",
-        RowErrorKind::InvalidUtf8(_) => "ExtractError",
+/// The error of a row that stops the batch: the library's class and words, and which row of
+/// the batch it is.
+fn stopped(row: usize, rows: usize, function: &str, e: &RowError) -> PolarsError {
+    let place = RowPlace::Piece {
+        row,
+        rows,
+        piece: "batch",
+        host: "polars",
+        function,
+        whole: "frame",
     };
-    polars_err!(ComputeError:
-        "{name}: row {row}: {e} (row {row} counts from the start of the batch polars handed to the function, not from the start of the frame)")
+    polars_err!(ComputeError: "{}: {}", e.class(), e.at(place))
 }

@@ -3,7 +3,9 @@
 
 use super::Given;
 use crate::errors;
+use core::fmt;
 use extract_between::card::MAX_MATCHES;
+use extract_between::rows::RowOption;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt};
@@ -69,15 +71,32 @@ pub fn card_max_matches(py: Python<'_>, value: Given<'_>) -> PyResult<usize> {
     }
 }
 
-/// A column function's `max_matches`: at least 1, or `None` (and left out) for no cap.
-pub fn column_cap(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+/// A column function's `max_matches` as Python has it: `None` (and left out) for no cap, else
+/// an integer of any size, which the library's `RowOptions` bounds.
+pub fn column_cap<'py>(value: Option<&Bound<'py, PyAny>>) -> PyResult<Option<Integer<'py>>> {
     match value.filter(|v| !v.is_none()) {
         None => Ok(None),
-        // The SQL engines' BIGINT bounds the cap in every front end.
-        Some(v) => max_matches(py, v, i64::MAX as usize, "an int or None", || {
-            format!("an integer from 1 to {} or None", i64::MAX)
-        })
-        .map(|n| Some(n as u64)),
+        Some(v) => match integer(v) {
+            Some(int) => Ok(Some(Integer(int))),
+            None => Err(errors::type_of(RowOption::MaxMatches, v)),
+        },
+    }
+}
+
+/// A Python integer of any size, for the library to bound and to show when it refuses it.
+pub struct Integer<'py>(Bound<'py, PyInt>);
+
+impl TryFrom<&Integer<'_>> for u64 {
+    type Error = PyErr;
+
+    fn try_from(value: &Integer<'_>) -> PyResult<u64> {
+        value.0.extract::<u64>()
+    }
+}
+
+impl fmt::Display for Integer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
     }
 }
 

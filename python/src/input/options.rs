@@ -1,11 +1,11 @@
-//! Arguments that are a choice: `on_unclosed`, and `Given`, which tells an argument left out
+//! Arguments that are a choice: `on_unclosed` (read here, decided by the library), and `Given`, which tells an argument left out
 //! from an explicit `None`.
 
 use crate::errors;
-use extract_between::rows::OnUnclosed;
-use pyo3::exceptions::PyValueError;
+use extract_between::rows::RowOption;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use std::borrow::Cow;
 
 /// An optional argument that tells "left out" from an explicit `None` (which the card refuses
 /// where it means `null`).
@@ -22,19 +22,16 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
     }
 }
 
-/// `on_unclosed` (the column functions): `"raise"` when left out or `None` (SQL's NULL in the
-/// engines' functions), else one of the three names of the library's policy.
-pub fn on_unclosed(value: Given<'_>) -> PyResult<OnUnclosed> {
+/// `on_unclosed` (the column functions): `None` when left out or `None` (SQL's NULL in the
+/// engines' functions), which the library reads as `"raise"`, else the name as given; the
+/// library's `RowOptions` decides it.
+pub fn on_unclosed<'py>(value: &'py Given<'py>) -> PyResult<Option<Cow<'py, str>>> {
     let value = match value {
         Given::Value(v) if !v.is_none() => v,
-        _ => return Ok(OnUnclosed::Raise),
+        _ => return Ok(None),
     };
-    let choices = "\"raise\", \"null\" or \"partial\"";
-    let Ok(text) = value.cast::<PyString>() else {
-        return Err(errors::wrong_type("on_unclosed", choices, &value));
-    };
-    let name = text.to_cow()?;
-    OnUnclosed::from_name(&name).ok_or_else(|| {
-        PyValueError::new_err(format!("on_unclosed must be {choices}, not {name:?}"))
-    })
+    match value.cast::<PyString>() {
+        Ok(text) => Ok(Some(text.to_cow()?)),
+        Err(_) => Err(errors::type_of(RowOption::OnUnclosed, value)),
+    }
 }

@@ -99,7 +99,7 @@ impl RowError {
     /// ));
     /// ```
     pub fn at<'a>(&'a self, place: RowPlace<'a>) -> impl fmt::Display + 'a {
-        At { error: self, place }
+        place.around(self)
     }
 
     /// The card's name of the error: `unclosed_start_marker` or `invalid_utf8`.
@@ -169,13 +169,28 @@ pub enum RowPlace<'a> {
     },
 }
 
-/// [`RowError::at`]'s sentence.
-struct At<'a> {
-    error: &'a RowError,
+impl<'a> RowPlace<'a> {
+    /// `error`'s words with the place around them, as [`RowError::at`] words a row's error:
+    /// for a host that words a refused option of the row, or that kept the library's words
+    /// and learns the place later (Python's engine wrappers).
+    ///
+    /// ```
+    /// use extract_between::rows::RowPlace;
+    /// assert_eq!(RowPlace::Column(3).around("bad").to_string(), "row 3: bad");
+    /// assert_eq!(RowPlace::Unknown.around("bad").to_string(), "bad");
+    /// ```
+    pub fn around<E: fmt::Display + 'a>(self, error: E) -> impl fmt::Display + 'a {
+        Around { error, place: self }
+    }
+}
+
+/// [`RowPlace::around`]'s sentence.
+struct Around<'a, E> {
+    error: E,
     place: RowPlace<'a>,
 }
 
-impl fmt::Display for At<'_> {
+impl<E: fmt::Display> fmt::Display for Around<'_, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.place {
             RowPlace::Unknown | RowPlace::Piece { rows: ..=1, .. } => write!(f, "{}", self.error),
