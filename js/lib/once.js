@@ -111,7 +111,7 @@ function checkText(text) {
  * Scans a checked text with a pair; answers the ranges' count or throws.
  * @param {Pair} pair
  * @param {string} text
- * @param {number} cap
+ * @param {number | undefined} cap at most this many matches; undefined: every one
  * @param {boolean} card
  */
 function scan(pair, text, cap, card) {
@@ -180,6 +180,6 @@ export function findAll(text, start, end) {
   return guarded("findAll", () => {
     const pair = pairOf(start, end);
     checkText(text);
-    return scan(pair, text, 0, false);
+    return scan(pair, text, undefined, false);
   });
 }

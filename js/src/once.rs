@@ -6,7 +6,8 @@ use crate::input;
 use crate::problem::Problem;
 use extract_between::Markers;
 use extract_between::card::MAX_TEXT_BYTES;
-use extract_between::rows::{OnUnclosed, RowAnswer, RowScanner};
+use extract_between::rows::{OnUnclosed, RowAnswer, RowOptions, RowScanner};
+use std::num::NonZeroU64;
 use std::ops::Range;
 use wasm_bindgen::prelude::*;
 
@@ -16,7 +17,7 @@ use wasm_bindgen::prelude::*;
 /// use extract_between_js::{input, once::Pair};
 /// let mut pair = Pair::new("[", "]");
 /// input::fill("é[a] [b]".as_bytes());
-/// assert_eq!(pair.scan(10, 0, false, false), 2);
+/// assert_eq!(pair.scan(10, None, false, false), 2);
 /// assert_eq!(pair.ranges(), [2, 3, 6, 7]);
 /// ```
 #[wasm_bindgen]
@@ -35,7 +36,7 @@ impl Pair {
     pub fn new(start: &str, end: &str) -> Pair {
         Pair {
             rows: Markers::new(start, end)
-                .map(|m| RowScanner::new(&m, None, OnUnclosed::Raise))
+                .map(|m| RowScanner::new(&m, RowOptions::default()))
                 .map_err(|e| Problem::marker(&e)),
             spans: Vec::new(),
             ranges: Vec::new(),
@@ -50,12 +51,13 @@ impl Pair {
         self.rows.as_ref().err().cloned()
     }
 
-    /// Scans the first `len` bytes of the input buffer, keeping at most `cap` matches (0: no
-    /// cap) and, with `card`, refusing a text over the card's size limit. `ascii` says the
+    /// Scans the first `len` bytes of the input buffer, keeping at most `cap` matches (none:
+    /// every match; JavaScript checked the card's bound) and, with `card`, refusing a text
+    /// over the card's size limit. `ascii` says the
     /// text is ASCII, so byte offsets are already UTF-16 offsets. Answers the number of
     /// matches, or -1 when the scan stopped (see [`problem`](Self::problem); the matches
     /// before the unclosed marker are kept).
-    pub fn scan(&mut self, len: usize, cap: u32, card: bool, ascii: bool) -> i32 {
+    pub fn scan(&mut self, len: usize, cap: Option<u32>, card: bool, ascii: bool) -> i32 {
         self.spans.clear();
         self.ranges.clear();
         self.truncated = false;
@@ -71,7 +73,10 @@ impl Pair {
             self.problem = Some(Problem::text_too_long(len));
             return -1;
         }
-        let cap = (cap > 0).then_some(u64::from(cap));
+        let options = RowOptions {
+            max_matches: cap.and_then(|n| NonZeroU64::new(n.into())),
+            on_unclosed: OnUnclosed::Raise,
+        };
         let spans = &mut self.spans;
         // ASCII's byte offsets are its UTF-16 offsets: the scan then counts no units.
         let scan = |rows: &mut RowScanner, text: &[u8], spans: &mut Vec<Range<usize>>| {
@@ -84,7 +89,7 @@ impl Pair {
         // One scan: an unclosed marker's error comes with the matches before it, as the
         // card's other doors deliver them.
         let answer = input::with(len, |text| {
-            rows.set_options(cap, OnUnclosed::Raise);
+            rows.set_options(options);
             scan(rows, text, spans)
         });
         self.ranges.extend(

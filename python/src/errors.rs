@@ -80,13 +80,13 @@ pub fn row_error(py: Python<'_>, error: &RowError, row: usize) -> PyErr {
     raise(py, error.class(), &error.to_string(), &attributes)
 }
 
-/// A column function's option refused, in Python's spelling: `TypeError` for a value of
-/// the wrong type, else `InvalidInput` naming the option.
-pub fn option_error(py: Python<'_>, error: &OptionError) -> PyErr {
-    let message = error.spelled(Spelling::PYTHON).to_string();
+/// A column function's option refused, in `spelling`: `TypeError` for a value of the wrong
+/// type, else `InvalidInput` naming the option.
+pub fn option_error(py: Python<'_>, error: &OptionError, spelling: Spelling) -> PyErr {
+    let message = error.spelled(spelling).to_string();
     match error {
         OptionError::WrongType(..) => PyTypeError::new_err(message),
-        _ => invalid_input(py, Spelling::PYTHON.name(error.option()), &message),
+        _ => invalid_input(py, spelling.name(error.option()), &message),
     }
 }
 

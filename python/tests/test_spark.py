@@ -65,7 +65,7 @@ def test_spark_on_unclosed_raise_fails_the_job_naming_the_error(spark, dataset, 
     if engine == "arrow":
         # The row counts within an Arrow batch, and says so; the row's text shows.
         assert re.search(r"row \d+: unclosed start marker at UTF-16 offset", message)
-        assert "counts from the start of a batch of" in message and "Spark handed" in message
+        assert "counts from the start of the batch of" in message and "Spark handed to extract_between_all" in message
     # The library's words in both: the offset in UTF-16 code units and bytes, the row's text.
     assert re.search(r"unclosed start marker at UTF-16 offset \d+ \(byte offset \d+\)", message)
     assert re.search(r'the row begins "<title>t\d*9999</title>', message)

@@ -133,7 +133,7 @@ def test_ten_megabyte_rows(native):
 
 def test_a_non_utf8_row_fails_with_its_offset(native):
     df = native.createDataFrame([(bytearray(b"[a]\xff[b]"),)], "b binary")
-    with pytest.raises(Exception, match="ExtractError: invalid UTF-8 at byte offset 3"):
+    with pytest.raises(Exception, match="InvalidUtf8: invalid UTF-8 at byte offset 3"):
         df.selectExpr("extract_between_all(CAST(b AS STRING), '[', ']')").collect()
 
 
@@ -150,9 +150,9 @@ def test_a_non_utf8_row_fails_with_its_offset(native):
         ("extract_between_all(s, '[', ']', 'ten')", "max_matches must be an integer from 1 to 9223372036854775807"),
         ("extract_between_all(s, '[', ']', 2, 'skip')", "on_unclosed must be 'raise', 'null' or 'partial'"),
         ("extract_between_first(s, '[', ']', 'skip')", "on_unclosed must be 'raise', 'null' or 'partial'"),
-        ("extract_between_all(s, '[', ']', NULL, 5)", "on_unclosed must be 'raise', 'null' or 'partial' \\(a string\\), not INT"),
-        ("extract_between_first(s, '[', ']', true)", "on_unclosed must be 'raise', 'null' or 'partial' \\(a string\\), not BOOLEAN"),
-        ("extract_between_first(s, '[', ']', n)", "on_unclosed must be 'raise', 'null' or 'partial' \\(a string\\), not INT"),
+        ("extract_between_all(s, '[', ']', NULL, 5)", "on_unclosed must be 'raise', 'null' or 'partial' \\(NULL: 'raise'\\), not INT"),
+        ("extract_between_first(s, '[', ']', true)", "on_unclosed must be 'raise', 'null' or 'partial' \\(NULL: 'raise'\\), not BOOLEAN"),
+        ("extract_between_first(s, '[', ']', n)", "on_unclosed must be 'raise', 'null' or 'partial' \\(NULL: 'raise'\\), not INT"),
         ("extract_between_first(s, '[', ']', s)", "on_unclosed must be a constant"),
         ("extract_between_all(s, '[')", "takes 3 to 5 arguments, not 2"),
         ("extract_between_first(s, '[', ']', 'null', 1)", "takes 3 to 4 arguments, not 5"),
@@ -255,3 +255,65 @@ def test_the_row_error_is_the_librarys_words(native):
         df.selectExpr("extract_between_all(s, '[', ']')").collect()
     want = 'UnclosedStartMarker: unclosed start marker at UTF-16 offset 3 (byte offset 5); the row begins "😀 [x"'
     assert want in str(e.value)
+
+
+def test_the_shared_row_vectors(native):
+    """testdata/rows.json (the row contract's vectors, which the library and every host run)
+    through the jar's SQL functions: answers, the error's class and words, bad options' words
+    in SQL's spelling. Rows go in as bytes cast to strings, so that bytes that are not UTF-8
+    reach the functions too; one partition keeps the first stopping row the first scanned."""
+    import json
+
+    from pyspark.errors import AnalysisException
+
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "testdata", "rows.json"), encoding="utf-8") as f:
+        cases = json.load(f)["cases"]
+
+    def literal(value):
+        if value is None:
+            return "NULL"
+        if isinstance(value, int):
+            return str(value)
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+    def call(case, function):
+        if function == "first":
+            given = [case["on_unclosed"]] if "on_unclosed" in case else []
+        elif "on_unclosed" in case:
+            given = [case.get("max_matches"), case["on_unclosed"]]
+        else:
+            given = [case["max_matches"]] if "max_matches" in case else []
+        args = ["CAST(b AS STRING)", literal(case["start"]), literal(case["end"])]
+        args += [literal(v) for v in given]
+        return f"extract_between_{function}({', '.join(args)})"
+
+    checked = 0
+    for case in cases:
+        raw = [None if r is None else bytes.fromhex(r["utf8_hex"]) if isinstance(r, dict) else r.encode() for r in case["rows"]]
+        df = native.createDataFrame([(i, None if r is None else bytearray(r)) for i, r in enumerate(raw)], "i int, b binary").coalesce(1)
+        for function in ("all", "first"):
+            want = case.get(function)
+            if want is None:
+                continue
+            where = (case["name"], case.get("max_matches"), case.get("on_unclosed"), function)
+            if "error" in want and want["error"]["class"] == "InvalidInput":
+                with pytest.raises(AnalysisException) as raised:
+                    df.selectExpr(call(case, function))
+                if not -(2**63) <= case.get("max_matches", 0) < 2**63:
+                    # Past BIGINT, Spark reads the literal as a DECIMAL: no integer type.
+                    assert "max_matches must be an integer from 1 to 9223372036854775807 or NULL, not DECIMAL" in str(raised.value)
+                else:
+                    assert want["error"]["messages"]["sql"] in str(raised.value), where
+            elif "error" in want:
+                with pytest.raises(Exception) as raised:
+                    df.orderBy("i").selectExpr(call(case, function)).collect()
+                error = want["error"]
+                assert f"{error['class']}: {error['message']}" in str(raised.value), where
+            else:
+                got = [r[0] for r in df.orderBy("i").selectExpr(call(case, function)).collect()]
+                if function == "all":
+                    assert got == [None if r is None else r["matches"] for r in want["rows"]], where
+                else:
+                    assert got == want["rows"], where
+            checked += 1
+    assert checked > 300

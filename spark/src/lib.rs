@@ -15,7 +15,7 @@ pub mod rows;
 
 use jni::errors::ThrowRuntimeExAndDefault;
 use jni::objects::{JByteArray, JClass, JIntArray};
-use jni::sys::{jint, jlong};
+use jni::sys::{jboolean, jint, jlong};
 use jni::{Env, EnvUnowned, jni_mangle};
 use std::cell::RefCell;
 use std::fmt;
@@ -100,17 +100,78 @@ pub fn check<'l>(
     .resolve::<ThrowRuntimeExAndDefault>()
 }
 
-/// `Native.register(start, end)`: the id of a valid marker pair in this process.
+/// The bytes of `array`, `None` for Java's `null`.
+fn nullable(env: &Env<'_>, array: &JByteArray<'_>) -> Result<Option<Vec<u8>>, NativeFailure> {
+    if array.is_null() {
+        return Ok(None);
+    }
+    Ok(Some(env.convert_byte_array(array)?))
+}
+
+/// `Native.checkOptions(capType, capGiven, cap, policyType, policy)`: `null` when the
+/// options are the library's, else why not (UTF-8). `capType` or `policyType`, when not
+/// `null`, name the SQL type of an argument that cannot be the option.
+#[jni_mangle("io.github.extractbetween.spark.Native")]
+pub fn check_options<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    cap_type: JByteArray<'l>,
+    cap_given: jboolean,
+    cap: jlong,
+    policy_type: JByteArray<'l>,
+    policy: JByteArray<'l>,
+) -> JByteArray<'l> {
+    env.with_env(|env| -> Result<JByteArray<'l>, NativeFailure> {
+        let text = |bytes: Option<Vec<u8>>| bytes.map(|b| String::from_utf8_lossy(&b).into_owned());
+        let cap_type = text(nullable(env, &cap_type)?);
+        let policy_type = text(nullable(env, &policy_type)?);
+        let policy = nullable(env, &policy)?;
+        let cap = cap_given.then_some(cap);
+        match rows::check_options(
+            cap_type.as_deref(),
+            cap,
+            policy_type.as_deref(),
+            policy.as_deref(),
+        ) {
+            None => Ok(JByteArray::default()),
+            Some(why) => Ok(env.byte_array_from_slice(why.as_bytes())?),
+        }
+    })
+    .resolve::<ThrowRuntimeExAndDefault>()
+}
+
+/// `Native.options(capGiven, cap, policy)`: checked options as the rows carry them to
+/// [`register`] (a string only the native side reads).
+#[jni_mangle("io.github.extractbetween.spark.Native")]
+pub fn options<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    cap_given: jboolean,
+    cap: jlong,
+    policy: JByteArray<'l>,
+) -> JByteArray<'l> {
+    env.with_env(|env| -> Result<JByteArray<'l>, NativeFailure> {
+        let policy = nullable(env, &policy)?;
+        let written = rows::options(cap_given.then_some(cap), policy.as_deref())?;
+        Ok(env.byte_array_from_slice(written.as_bytes())?)
+    })
+    .resolve::<ThrowRuntimeExAndDefault>()
+}
+
+/// `Native.register(start, end, options)`: the id of a valid marker pair under options
+/// [`options`] wrote, in this process.
 #[jni_mangle("io.github.extractbetween.spark.Native")]
 pub fn register<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
     start: JByteArray<'l>,
     end: JByteArray<'l>,
+    options: JByteArray<'l>,
 ) -> jint {
     env.with_env(|env| -> Result<jint, NativeFailure> {
         let (start, end) = marker_bytes(env, &start, &end)?;
-        Ok(rows::register(&start, &end)?)
+        let options = env.convert_byte_array(&options)?;
+        Ok(rows::register(&start, &end, &options)?)
     })
     .resolve::<ThrowRuntimeExAndDefault>()
 }
@@ -119,9 +180,8 @@ pub fn register<'l>(
 /// gives back what it took.
 const KEPT_BYTES: usize = 1 << 20;
 
-/// `Native.scan(id, text, offset, length, cap, onUnclosed, out)`: the row
-/// `text[offset..offset + length]` scanned with the markers of `id`, at most `cap` matches,
-/// an unclosed start read under `onUnclosed`. The answer, in the layout of [`rows::HEADER`],
+/// `Native.scan(id, text, offset, length, out)`: the row `text[offset..offset + length]`
+/// scanned with the markers and options of `id`. The answer, in the layout of [`rows::HEADER`],
 /// goes into `out` when it fits, else into a new array sized for it; the array that holds it
 /// is returned.
 #[jni_mangle("io.github.extractbetween.spark.Native")]
@@ -133,16 +193,13 @@ pub fn scan<'l>(
     text: JByteArray<'l>,
     offset: jint,
     length: jint,
-    cap: jlong,
-    on_unclosed: jint,
     out: JIntArray<'l>,
 ) -> JIntArray<'l> {
     env.with_env(|env| -> Result<JIntArray<'l>, NativeFailure> {
         ROW.with_borrow_mut(|row| {
             read(env, &text, offset, length, row)?;
             ANSWER.with_borrow_mut(|answer| {
-                let cap = u64::try_from(cap).unwrap_or(u64::MAX);
-                let scanned = rows::scan(id, row, cap, on_unclosed, answer);
+                let scanned = rows::scan(id, row, answer);
                 let result = scanned.map_err(NativeFailure::from).and_then(|_| {
                     let into = if answer.len() <= out.len(env)? {
                         out

@@ -92,7 +92,9 @@ fn every_case_of_the_shared_row_vectors_answers_as_the_card_says() {
             case["end"].as_str().unwrap(),
         )
         .unwrap();
-        let policy = case.get("on_unclosed").map(|p| p.as_str().unwrap().as_bytes());
+        let policy = case
+            .get("on_unclosed")
+            .map(|p| p.as_str().unwrap().as_bytes());
         let options = match RowOptions::parse(cap(&case), policy) {
             Ok(options) => options,
             Err(e) => {

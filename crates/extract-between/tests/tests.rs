@@ -11,9 +11,9 @@ mod contract;
 /// The events stream against the vectors every binding shares.
 #[cfg(feature = "stream")]
 mod events;
-/// The row API against the vectors every host shares.
-mod rows;
 /// Fast paths against the UTF-16 reference under any chunking.
 mod props;
+/// The row API against the vectors every host shares.
+mod rows;
 /// One test per sentence of the card's semantics.
 mod semantics;

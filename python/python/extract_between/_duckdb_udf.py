@@ -154,7 +154,7 @@ def _by_markers(
         if s is None or e is None:
             pieces.append(pa.nulls(len(part), returns))
         else:
-            _native._check_column_options(s, e, *_checked(rest))
+            _native._check_column_options(s, e, *_checked(rest), sql=True)
             try:
                 pieces.append(run(part, s, e, tuple(rest)).cast(returns))
             except ExtractError as error:

@@ -13,7 +13,7 @@ mod rows;
 use crate::errors;
 use crate::input::{self, Given};
 use arrow_array::ArrayRef;
-use extract_between::rows::{RowOptions, RowPlace, RowScanner};
+use extract_between::rows::{RowOptions, RowPlace, RowScanner, Spelling};
 use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -30,11 +30,23 @@ fn settings(
     max_matches: Option<&Bound<'_, PyAny>>,
     on_unclosed: Given<'_>,
 ) -> PyResult<RowScanner> {
+    settings_spelled(py, start, end, max_matches, on_unclosed, Spelling::PYTHON)
+}
+
+/// [`settings`], a refused option worded in `spelling` (SQL's, for the DuckDB functions).
+fn settings_spelled(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    end: &Bound<'_, PyAny>,
+    max_matches: Option<&Bound<'_, PyAny>>,
+    on_unclosed: Given<'_>,
+    spelling: Spelling,
+) -> PyResult<RowScanner> {
     let markers = input::markers(py, start, end)?;
     let cap = input::column_cap(max_matches)?;
     let policy = input::on_unclosed(&on_unclosed)?;
     let options = RowOptions::parse(cap.as_ref(), policy.as_deref().map(str::as_bytes))
-        .map_err(|e| errors::option_error(py, &e))?;
+        .map_err(|e| errors::option_error(py, &e, spelling))?;
     Ok(RowScanner::new(&markers, options))
 }
 
@@ -133,17 +145,19 @@ pub fn extract_first(
 
 /// Checks a column function's arguments without a column: what the polars and Spark
 /// wrappers call when an expression is built, so that a mistake fails there and not when the
-/// query runs.
+/// query runs, and the DuckDB functions for each vector (`sql`: a refusal in SQL's words).
 #[pyfunction]
-#[pyo3(signature = (start, end, max_matches = None, on_unclosed = Given::Absent))]
+#[pyo3(signature = (start, end, max_matches = None, on_unclosed = Given::Absent, sql = false))]
 pub fn _check_column_options(
     py: Python<'_>,
     start: &Bound<'_, PyAny>,
     end: &Bound<'_, PyAny>,
     max_matches: Option<&Bound<'_, PyAny>>,
     on_unclosed: Given<'_>,
+    sql: bool,
 ) -> PyResult<()> {
-    settings(py, start, end, max_matches, on_unclosed).map(|_| ())
+    let spelling = if sql { Spelling::SQL } else { Spelling::PYTHON };
+    settings_spelled(py, start, end, max_matches, on_unclosed, spelling).map(|_| ())
 }
 
 /// A row error's words (`message`) placed as row `row` of a batch of `rows` rows that

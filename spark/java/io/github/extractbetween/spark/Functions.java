@@ -35,32 +35,32 @@ final class Functions {
     static Expression all(Seq<Expression> arguments) {
         List<Expression> args = CollectionConverters.asJava(arguments);
         arity(ALL, args, 3, 5);
-        long cap = args.size() > 3 ? cap(args.get(3)) : Long.MAX_VALUE;
-        int onUnclosed = args.size() > 4 ? onUnclosed(ALL, args.get(4)) : Rows.RAISE;
+        Expression[] markers = markers(ALL, args);
+        UTF8String options = options(ALL, args.size() > 3 ? args.get(3) : null, args.size() > 4 ? args.get(4) : null);
         return invoke(
                 ALL,
                 args,
                 "all",
                 DataTypes.createArrayType(DataTypes.StringType, false),
                 args.get(0),
-                markers(ALL, args),
-                Literal.create(cap, DataTypes.LongType),
-                Literal.create(onUnclosed, DataTypes.IntegerType));
+                markers,
+                Literal.create(options, DataTypes.StringType));
     }
 
     /** {@code extract_between_first(text, start, end[, on_unclosed])}. */
     static Expression first(Seq<Expression> arguments) {
         List<Expression> args = CollectionConverters.asJava(arguments);
         arity(FIRST, args, 3, 4);
-        int onUnclosed = args.size() > 3 ? onUnclosed(FIRST, args.get(3)) : Rows.RAISE;
+        Expression[] markers = markers(FIRST, args);
+        UTF8String options = options(FIRST, ONE, args.size() > 3 ? args.get(3) : null);
         return invoke(
                 FIRST,
                 args,
                 "first",
                 DataTypes.StringType,
                 args.get(0),
-                markers(FIRST, args),
-                Literal.create(onUnclosed, DataTypes.IntegerType));
+                markers,
+                Literal.create(options, DataTypes.StringType));
     }
 
     /**
@@ -158,55 +158,43 @@ final class Functions {
         };
     }
 
-    /** {@code max_matches}: a positive integer, or NULL for no cap. */
-    private static long cap(Expression arg) {
-        DataType type = arg.dataType();
-        if (type instanceof NullType) {
-            return Long.MAX_VALUE;
-        }
-        boolean integral = type instanceof IntegerType || type instanceof LongType
-                || type instanceof ShortType || type instanceof ByteType;
-        if (!integral) {
-            throw error(ALL, "max_matches must be an integer from 1 to " + Long.MAX_VALUE + " or NULL, not " + type.sql());
-        }
-        Object value = constant(ALL, arg, "max_matches");
-        if (value == null) {
-            return Long.MAX_VALUE;
-        }
-        long cap = ((Number) value).longValue();
-        if (cap < 1) {
-            throw error(ALL, "max_matches must be an integer from 1 to " + Long.MAX_VALUE + " or NULL, not " + cap);
-        }
-        return cap;
-    }
+    /** {@code extract_between_first}'s cap: one match. */
+    private static final Expression ONE = Literal.create(1L, DataTypes.LongType);
 
     /**
-     * {@code on_unclosed}: the constant string 'raise', 'null' or 'partial'; NULL is the
-     * default, 'raise' (as in the DuckDB functions and the Python package). Anything else is
-     * refused here, never read as a policy.
+     * The call's options, checked by the library (the native side words a refusal): {@code
+     * max_matches} a constant integer or NULL, {@code on_unclosed} a constant string or NULL
+     * (NULL and a left-out argument mean the library's defaults). The answer is what the rows
+     * carry to the native side.
      */
-    private static int onUnclosed(String function, Expression arg) {
-        String choices = "on_unclosed must be 'raise', 'null' or 'partial'";
-        if (arg.dataType() instanceof NullType) {
-            constant(function, arg, "on_unclosed");
-            return Rows.RAISE;
+    private static UTF8String options(String function, Expression capArg, Expression policyArg) {
+        byte[] capType = null;
+        boolean capGiven = false;
+        long cap = 0;
+        if (capArg != null && !(capArg.dataType() instanceof NullType)) {
+            DataType type = capArg.dataType();
+            boolean integral = type instanceof IntegerType || type instanceof LongType
+                    || type instanceof ShortType || type instanceof ByteType;
+            if (!integral) {
+                capType = type.sql().getBytes(StandardCharsets.UTF_8);
+            } else if (constant(function, capArg, "max_matches") instanceof Number value) {
+                capGiven = true;
+                cap = value.longValue();
+            }
         }
-        if (!(arg.dataType() instanceof StringType)) {
-            throw error(function, choices + " (a string), not " + arg.dataType().sql() + " " + arg.sql());
+        byte[] policyType = null;
+        byte[] policy = null;
+        if (policyArg != null && !(policyArg.dataType() instanceof NullType)) {
+            if (!(policyArg.dataType() instanceof StringType)) {
+                policyType = policyArg.dataType().sql().getBytes(StandardCharsets.UTF_8);
+            } else if (constant(function, policyArg, "on_unclosed") instanceof UTF8String value) {
+                policy = value.getBytes();
+            }
         }
-        Object value = constant(function, arg, "on_unclosed");
-        if (value == null) {
-            return Rows.RAISE;
+        byte[] why = Native.checkOptions(capType, capGiven, cap, policyType, policy);
+        if (why != null) {
+            throw error(function, new String(why, StandardCharsets.UTF_8));
         }
-        switch (value.toString()) {
-            case "raise":
-                return Rows.RAISE;
-            case "null":
-                return Rows.NULL;
-            case "partial":
-                return Rows.PARTIAL;
-            default:
-                throw error(function, choices + ", not " + arg.sql());
-        }
+        return UTF8String.fromBytes(Native.options(capGiven, cap, policy));
     }
 }

@@ -12,7 +12,7 @@ import java.util.Locale;
  * first use. A row goes over as UTF-8 bytes and its matches come back as byte offsets.
  */
 final class Native {
-    // A row's status, decided by the native side under the row's on_unclosed (the values
+    // A row's status, decided by the native side under the call's on_unclosed (the values
     // of spark/src/rows.rs, whose test reads them here).
     /** The row answers its matches (under 'partial', those before an unclosed start). */
     static final int MATCHES = 0;
@@ -76,17 +76,29 @@ final class Native {
     /** {@code null} when the markers are the card's, else why not (UTF-8). */
     static native byte[] check(byte[] start, byte[] end);
 
-    /** The id of a valid marker pair in this process. */
-    static native int register(byte[] start, byte[] end);
+    /**
+     * {@code null} when the library takes the options, else why not (UTF-8): {@code capType}
+     * or {@code policyType}, when not {@code null}, name the SQL type of an argument that
+     * cannot be the option (UTF-8); {@code policy} is {@code null} for SQL's NULL.
+     */
+    static native byte[] checkOptions(byte[] capType, boolean capGiven, long cap, byte[] policyType, byte[] policy);
 
     /**
-     * Scans {@code text[offset, offset + length)} with the pair {@code id}, at most {@code cap}
-     * matches, an unclosed start read under {@code onUnclosed} ({@link Rows#RAISE}, ...): count,
+     * Checked options as the rows carry them to {@link #register}: bytes only the native side
+     * reads.
+     */
+    static native byte[] options(boolean capGiven, long cap, byte[] policy);
+
+    /** The id of a valid marker pair under {@code options} in this process. */
+    static native int register(byte[] start, byte[] end, byte[] options);
+
+    /**
+     * Scans {@code text[offset, offset + length)} with the pair and options {@code id}: count,
      * status, error offset, then each match's content start and end (relative to {@code
      * offset}). Returns {@code out} holding the answer, or a new array sized for it when it
      * does not fit.
      */
-    static native int[] scan(int id, byte[] text, int offset, int length, long cap, int onUnclosed, int[] out);
+    static native int[] scan(int id, byte[] text, int offset, int length, int[] out);
 
     /**
      * The message of the row that last stopped a query on this thread (UTF-8): the scan that

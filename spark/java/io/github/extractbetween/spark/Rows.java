@@ -13,15 +13,13 @@ import org.apache.spark.unsafe.types.UTF8String;
  * {@code UTF8String}s over the row's own bytes. Public for the generated code alone.
  */
 public final class Rows {
-    /** What a row with an unclosed start marker becomes (the column functions' names). */
-    public static final int RAISE = 0;
-    public static final int NULL = 1;
-    public static final int PARTIAL = 2;
-
     private Rows() {}
 
-    /** A marker pair as this thread's cache holds it (copies: a row's strings are reused). */
-    private record Pair(UTF8String start, UTF8String end) {}
+    /**
+     * A marker pair and the call's options as this thread's cache holds them (copies: a row's
+     * strings are reused).
+     */
+    private record Pair(UTF8String start, UTF8String end, UTF8String options) {}
 
     /**
      * Marker pairs this thread has registered, and their ids: a query with several pairs
@@ -41,16 +39,16 @@ public final class Rows {
     private static final ThreadLocal<int[]> ANSWER =
             ThreadLocal.withInitial(() -> new int[Native.HEADER + 2 * KEPT_MATCHES]);
 
-    private static int id(UTF8String start, UTF8String end) {
+    private static int id(UTF8String start, UTF8String end, UTF8String options) {
         HashMap<Pair, Integer> ids = IDS.get();
-        Integer id = ids.get(new Pair(start, end));
+        Integer id = ids.get(new Pair(start, end, options));
         if (id == null) {
             Native.ensureLoaded();
-            id = Native.register(start.getBytes(), end.getBytes());
+            id = Native.register(start.getBytes(), end.getBytes(), options.getBytes());
             if (ids.size() >= CACHED_PAIRS) {
                 ids.clear();
             }
-            ids.put(new Pair(start.copy(), end.copy()), id);
+            ids.put(new Pair(start.copy(), end.copy(), options.copy()), id);
         }
         return id;
     }
@@ -88,9 +86,9 @@ public final class Rows {
      * Scans a row: the answer array (this thread's, valid until its next row, or one of the
      * row's own when its matches do not fit), its status decided by the native side.
      */
-    private static int[] scan(Row row, UTF8String start, UTF8String end, long cap, int onUnclosed) {
-        int id = id(start, end);
-        int[] out = Native.scan(id, row.bytes, row.from, row.length, cap, onUnclosed, ANSWER.get());
+    private static int[] scan(Row row, UTF8String start, UTF8String end, UTF8String options) {
+        int id = id(start, end, options);
+        int[] out = Native.scan(id, row.bytes, row.from, row.length, ANSWER.get());
         if (out[1] == Native.UNCLOSED || out[1] == Native.INVALID_UTF8) {
             byte[] message = Native.message();
             throw new ExtractBetweenException(new String(message, StandardCharsets.UTF_8));
@@ -99,12 +97,12 @@ public final class Rows {
     }
 
     /**
-     * {@code extract_between_all}: every match of {@code text}, at most {@code cap}; null for
-     * an unclosed row under {@code NULL}.
+     * {@code extract_between_all}: every match of {@code text} under {@code options} (what
+     * {@link Native#options} wrote for the call); null for an unclosed row under 'null'.
      */
-    public static ArrayData all(UTF8String text, UTF8String start, UTF8String end, long cap, int onUnclosed) {
+    public static ArrayData all(UTF8String text, UTF8String start, UTF8String end, UTF8String options) {
         Row row = new Row(text);
-        int[] out = scan(row, start, end, cap, onUnclosed);
+        int[] out = scan(row, start, end, options);
         if (out[1] == Native.NULL) {
             return null;
         }
@@ -117,12 +115,12 @@ public final class Rows {
     }
 
     /**
-     * {@code extract_between_first}: the first match of {@code text}, null where there is
-     * none (or for an unclosed row under {@code NULL}).
+     * {@code extract_between_first}: the first match of {@code text} under {@code options}
+     * (a cap of one), null where there is none (or for an unclosed row under 'null').
      */
-    public static UTF8String first(UTF8String text, UTF8String start, UTF8String end, int onUnclosed) {
+    public static UTF8String first(UTF8String text, UTF8String start, UTF8String end, UTF8String options) {
         Row row = new Row(text);
-        int[] out = scan(row, start, end, 1, onUnclosed);
+        int[] out = scan(row, start, end, options);
         if (out[0] == 0 || out[1] == Native.NULL) {
             return null;
         }
