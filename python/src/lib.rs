@@ -39,6 +39,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(columns::extract_first, m)?)?;
     m.add_function(wrap_pyfunction!(columns::_check_column_options, m)?)?;
     m.add_function(wrap_pyfunction!(columns::_place, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::_sql_functions, m)?)?;
     m.add_function(wrap_pyfunction!(columns::_extract_all_panicking_at, m)?)?;
     m.add_class::<one_shot::Extraction>()?;
     m.add_class::<matched::Match>()?;

@@ -89,11 +89,13 @@ def test_polars_users_see_the_cards_error_with_row_and_offset(engine):
         else:
             df.lazy().select(expr).collect(engine="streaming" if engine == "streaming" else "in-memory")
     message = str(e.value)
-    assert "UnclosedStartMarker: row " in message
+    assert "UnclosedStartMarker: " in message
     assert "unclosed start marker at UTF-16 offset 2 (byte offset 2)" in message
-    assert 'the row begins "x [b"' in message and "polars handed" in message
+    assert 'the row begins "x [b"' in message
     if engine == "eager":
-        assert "row 2: " in message
+        # The whole frame is the one batch; the streaming engine may hand rows over one by
+        # one, and a batch of one row names no row (as a DuckDB vector of one).
+        assert "UnclosedStartMarker: row 2: " in message and "rows that polars handed to extract_between_all" in message
 
 
 def test_polars_expressions_check_markers_and_options_when_built():

@@ -372,4 +372,38 @@ mod tests {
         );
         assert!(check_options(None, Some(2), None, Some(b"null")).is_none());
     }
+
+    /// The string literals of `source` from `from` up to `to`, joined (Java's `"a" + "b"`).
+    fn java_strings(source: &str, from: &str, to: &str) -> String {
+        let at = source.find(from).unwrap_or_else(|| panic!("no {from}"));
+        let part = &source[at..at + source[at..].find(to).unwrap()];
+        part.split('"').skip(1).step_by(2).collect()
+    }
+
+    #[test]
+    fn the_java_registry_is_the_librarys_description_of_the_functions() {
+        use extract_between::rows::sql::FUNCTIONS;
+        let extensions =
+            include_str!("../java/io/github/extractbetween/spark/ExtractBetweenExtensions.java");
+        let functions = include_str!("../java/io/github/extractbetween/spark/Functions.java");
+        for (constant, function) in [("ALL", &FUNCTIONS[0]), ("FIRST", &FUNCTIONS[1])] {
+            let name = format!("static final String {constant} = \"{}\";", function.name);
+            assert!(functions.contains(&name), "Functions.java lacks {name}");
+            let (least, most) = function.arities().into_inner();
+            let arity = format!("arity({constant}, args, {least}, {most});");
+            assert!(functions.contains(&arity), "Functions.java lacks {arity}");
+            let usage = java_strings(
+                extensions,
+                &format!("Functions.{constant},"),
+                "new Abstract",
+            );
+            let signature = function.signature();
+            let described = format!(
+                "_FUNC_{} - {}",
+                &signature[function.name.len()..],
+                function.doc
+            );
+            assert_eq!(usage, described, "the usage of {}", function.name);
+        }
+    }
 }

@@ -119,3 +119,20 @@ fn every_case_of_the_shared_row_vectors_answers_as_the_card_says() {
         assert_eq!(first_of(column(&mut first, rows)), case["first"], "{case}");
     }
 }
+
+#[test]
+fn the_sql_functions_are_documented_as_described() {
+    use extract_between::rows::sql::FUNCTIONS;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/SCALING.md");
+    let doc = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    for function in FUNCTIONS {
+        let row = format!(
+            "| `{}` | `{}` / `{}` | {} |",
+            function.signature(),
+            function.returns.duckdb(),
+            function.returns.spark(),
+            function.doc
+        );
+        assert!(doc.contains(&row), "docs/SCALING.md lacks the row\n{row}");
+    }
+}

@@ -7,7 +7,6 @@
 
 mod vectors;
 
-use core::ffi::CStr;
 use std::any::Any;
 use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -28,6 +27,7 @@ use libduckdb_sys::{
 };
 
 use crate::answer::{self, Args, Firsts, Function, Lists};
+use extract_between::rows::sql::SqlType;
 
 /// The oldest C API whose function table the extension needs: every function it calls is
 /// in v1.2.0's stable table, so one file loads into every DuckDB from 1.2.0 on.
@@ -97,51 +97,34 @@ unsafe fn load(
 }
 
 /// A parameter's or result's type.
-#[derive(Clone, Copy)]
-enum Type {
-    Varchar,
-    Bigint,
-    VarcharList,
-}
-
-/// Registers each function, one overload an arity.
+/// Registers each function the library describes, one overload an arity.
 ///
 /// # Safety
 /// `connection` is open.
 unsafe fn register(connection: duckdb_connection) -> Result<(), String> {
-    use Type::{Bigint, Varchar, VarcharList};
-    let three = [Varchar, Varchar, Varchar];
-    let functions: [(&CStr, Callback, &[&[Type]], Type); 2] = [
-        (
-            c"extract_between_all",
-            call_all,
-            &[
-                &three,
-                &[Varchar, Varchar, Varchar, Bigint],
-                &[Varchar, Varchar, Varchar, Bigint, Varchar],
-            ],
-            VarcharList,
-        ),
-        (
-            c"extract_between_first",
-            call_first,
-            &[&three, &[Varchar, Varchar, Varchar, Varchar]],
-            Varchar,
-        ),
-    ];
-    for (name, callback, overloads, returns) in functions {
+    for function in Function::BOTH {
+        let callback: Callback = match function {
+            Function::All => call_all,
+            Function::First => call_first,
+        };
+        let sql = function.sql();
+        let overloads: Vec<Vec<SqlType>> = sql
+            .overloads()
+            .map(|arguments| arguments.iter().map(|a| a.ty).collect())
+            .collect();
         // SAFETY: `connection` is open.
-        unsafe { register_set(connection, name, callback, overloads, returns) }?;
+        unsafe { register_set(connection, sql.name, callback, &overloads, sql.returns) }?;
     }
     if std::env::var_os(PANIC_TEST_VARIABLE).is_some() {
+        let name = "__extract_between_panic";
         // SAFETY: as above.
         unsafe {
             register_set(
                 connection,
-                c"__extract_between_panic",
+                name,
                 call_panic,
-                &[&[Varchar]],
-                Varchar,
+                &[vec![SqlType::Varchar]],
+                SqlType::Varchar,
             )
         }?;
     }
@@ -156,11 +139,12 @@ type Callback = unsafe extern "C" fn(duckdb_function_info, duckdb_data_chunk, du
 /// `connection` is open.
 unsafe fn register_set(
     connection: duckdb_connection,
-    name: &CStr,
+    name: &str,
     callback: Callback,
-    overloads: &[&[Type]],
-    returns: Type,
+    overloads: &[Vec<SqlType>],
+    returns: SqlType,
 ) -> Result<(), String> {
+    let name = CString::new(name).map_err(|_| format!("a function name with a NUL: {name:?}"))?;
     // SAFETY: DuckDB copies the name; the set is destroyed below.
     let mut set = unsafe { duckdb_create_scalar_function_set(name.as_ptr()) };
     let mut added = true;
@@ -170,7 +154,7 @@ unsafe fn register_set(
         unsafe {
             let mut function = duckdb_create_scalar_function();
             duckdb_scalar_function_set_name(function, name.as_ptr());
-            for &parameter in *parameters {
+            for &parameter in parameters {
                 let mut logical = logical_type(parameter);
                 duckdb_scalar_function_add_parameter(function, logical);
                 duckdb_destroy_logical_type(&mut logical);
@@ -205,14 +189,14 @@ unsafe fn register_set(
 ///
 /// # Safety
 /// Called with the function table filled.
-unsafe fn logical_type(of: Type) -> duckdb_logical_type {
+unsafe fn logical_type(of: SqlType) -> duckdb_logical_type {
     // SAFETY: plain constructors; the list's element type is destroyed once the list
     // holds its copy.
     unsafe {
         match of {
-            Type::Varchar => duckdb_create_logical_type(DUCKDB_TYPE_DUCKDB_TYPE_VARCHAR),
-            Type::Bigint => duckdb_create_logical_type(DUCKDB_TYPE_DUCKDB_TYPE_BIGINT),
-            Type::VarcharList => {
+            SqlType::Varchar => duckdb_create_logical_type(DUCKDB_TYPE_DUCKDB_TYPE_VARCHAR),
+            SqlType::Bigint => duckdb_create_logical_type(DUCKDB_TYPE_DUCKDB_TYPE_BIGINT),
+            SqlType::VarcharList => {
                 let mut element = duckdb_create_logical_type(DUCKDB_TYPE_DUCKDB_TYPE_VARCHAR);
                 let list = duckdb_create_list_type(element);
                 duckdb_destroy_logical_type(&mut element);

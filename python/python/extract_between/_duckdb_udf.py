@@ -25,26 +25,27 @@ from ._errors import ExtractError
 # What DuckDB's binder names in a type error ("No function matches ... Candidate functions:
 # extract_between_all__python_3(VARCHAR, ...)"): the SQL name the user wrote, and that these
 # are the Python functions.
-_ALL = "extract_between_all__python"
-_FIRST = "extract_between_first__python"
+_SUFFIX = "__python"
 
-# Every arity the SQL functions take, each a macro over the one native-backed function: the
-# Python API registers one signature per name, and SQL macros overload by arity. Macros are
-# TEMP, so each connection (a cursor is one) has its own; the functions behind them live in
-# the database's catalog, which every connection to it shares, so each registration names
-# its own (`{all}` and `{first}` below).
-_MACROS = """
-CREATE OR REPLACE TEMP MACRO extract_between_all(text, "start", "end") AS
-    {all}(text, "start", "end", NULL, 'raise'),
-  (text, "start", "end", max_matches) AS
-    {all}(text, "start", "end", max_matches, 'raise'),
-  (text, "start", "end", max_matches, on_unclosed) AS
-    {all}(text, "start", "end", max_matches, on_unclosed);
-CREATE OR REPLACE TEMP MACRO extract_between_first(text, "start", "end") AS
-    {first}(text, "start", "end", 'raise'),
-  (text, "start", "end", on_unclosed) AS
-    {first}(text, "start", "end", on_unclosed);
-"""
+
+def _macros(names: Dict[str, str]) -> str:
+    """Every arity of the SQL functions the library describes, each a macro over the one
+    native-backed function `names` maps its name to: the Python API registers one signature
+    per name, and SQL macros overload by arity. An argument left out is passed as NULL, which
+    the library reads as the option's default. Macros are TEMP, so each connection (a cursor
+    is one) has its own; the functions behind them live in the database's catalog, which
+    every connection to it shares, so each registration names its own."""
+    statements = []
+    for function in _native._sql_functions():
+        params = ['"' + a["name"] + '"' for a in function["arguments"]]
+        required = sum(not a["optional"] for a in function["arguments"])
+        overloads = [
+            f"({', '.join(params[:n])}) AS {names[function['name']]}({', '.join(params[:n] + ['NULL'] * (len(params) - n))})"
+            for n in range(required, len(params) + 1)
+        ]
+        statements.append(f"CREATE OR REPLACE TEMP MACRO {function['name']}" + ",\n  ".join(overloads) + ";")
+    return "\n".join(statements)
+
 
 # A registration's number, unique in the process: two connections to one database (two
 # cursors, or two `duckdb.connect` of one file) must not register the same function name.
@@ -66,32 +67,31 @@ def register(con: duckdb.DuckDBPyConnection) -> None:
     >>> con.sql("SELECT extract_between_first('[a]', '[', ']')").fetchall()
     [('a',)]
     """
-    varchar, bigint = duckdb.sqltype("VARCHAR"), duckdb.sqltype("BIGINT")
     with _LOCK:
         number = next(_REGISTRATIONS)
         before = _REGISTERED.get(id(con))
         _REGISTERED[id(con)] = number
-    names = {"all": f"{_ALL}_{number}", "first": f"{_FIRST}_{number}"}
-    for key, function, parameters, returns in (
-        ("all", _all_vector, [varchar, varchar, varchar, bigint, varchar], duckdb.sqltype("VARCHAR[]")),
-        ("first", _first_vector, [varchar, varchar, varchar, varchar], varchar),
-    ):
+    vectors = {"extract_between_all": _all_vector, "extract_between_first": _first_vector}
+    names = {}
+    for function in _native._sql_functions():
+        name = function["name"]
+        names[name] = f"{name}{_SUFFIX}_{number}"
         if before is not None:
             try:
-                con.remove_function(f"{_ALL if key == 'all' else _FIRST}_{before}")
+                con.remove_function(f"{name}{_SUFFIX}_{before}")
             except duckdb.InvalidInputException:
                 pass  # not this connection's (an id Python reused after a close)
         con.create_function(
-            names[key],
-            function,
-            parameters,
-            returns,
+            names[name],
+            vectors[name],
+            [duckdb.sqltype(a["type"]) for a in function["arguments"]],
+            duckdb.sqltype(function["returns"]),
             type="arrow",
             # NULLs reach the function: a NULL max_matches means no cap, not a NULL answer.
             null_handling="special",
             side_effects=False,
         )
-    con.execute(_MACROS.format(**names))
+    con.execute(_macros(names))
 
 
 def _all_vector(

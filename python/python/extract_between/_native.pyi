@@ -1,6 +1,6 @@
 """The native module: the engine of the Rust library `extract-between`."""
 
-from typing import Any, Iterable, Iterator, Literal, Optional, Protocol, Union, final
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Protocol, Union, final
 
 from arro3.core import Array
 
@@ -31,6 +31,7 @@ __all__ = [
     "_check_column_options",
     "_extract_all_panicking_at",
     "_place",
+    "_sql_functions",
 ]
 
 _Buffer = Union[bytes, bytearray, memoryview]
@@ -154,3 +155,4 @@ def _check_column_options(
 ) -> None: ...
 def _extract_all_panicking_at(column: _Column, row: int) -> Array: ...
 def _place(message: str, row: int, rows: int, engine: str, function: str) -> str: ...
+def _sql_functions() -> List[Dict[str, Any]]: ...

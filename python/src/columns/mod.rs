@@ -9,6 +9,7 @@ mod arrow;
 mod build;
 mod polars;
 mod rows;
+mod sql;
 
 use crate::errors;
 use crate::input::{self, Given};
@@ -20,6 +21,7 @@ use pyo3::types::PyString;
 use pyo3_arrow::PyArray;
 use pyo3_arrow::export::Arro3Array;
 use rows::{Part, ScanFailure};
+pub use sql::_sql_functions;
 
 /// A column function's arguments, checked: the row scanner for its markers, cap (`cap` when
 /// the function fixes it, else `max_matches`) and policy.

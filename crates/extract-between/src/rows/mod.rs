@@ -39,6 +39,7 @@
 
 mod error;
 mod options;
+pub mod sql;
 
 pub use error::{RowError, RowErrorKind, RowPlace};
 pub use options::{OnUnclosed, OptionError, RowOption, RowOptions, Spelling};

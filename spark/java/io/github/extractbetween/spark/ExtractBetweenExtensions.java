@@ -26,9 +26,11 @@ public final class ExtractBetweenExtensions extends AbstractFunction1<SparkSessi
     public BoxedUnit apply(SparkSessionExtensions extensions) {
         extensions.injectFunction(function(
                 Functions.ALL,
+                // The library's description of the function (a test of spark/src holds them equal).
                 "_FUNC_(text, start, end[, max_matches[, on_unclosed]]) - Every text between a literal"
                         + " start and end marker, left to right (tool card text-extract-between 1.0.0):"
-                        + " at most max_matches (NULL: no cap); on_unclosed 'raise', 'null' or 'partial'.",
+                        + " at most max_matches (NULL: no cap); on_unclosed 'raise', 'null' or 'partial'"
+                        + " (NULL: 'raise').",
                 new AbstractFunction1<Seq<Expression>, Expression>() {
                     @Override
                     public Expression apply(Seq<Expression> args) {
@@ -38,7 +40,7 @@ public final class ExtractBetweenExtensions extends AbstractFunction1<SparkSessi
         extensions.injectFunction(function(
                 Functions.FIRST,
                 "_FUNC_(text, start, end[, on_unclosed]) - The first text between a literal start and"
-                        + " end marker, or NULL where there is none.",
+                        + " end marker, or NULL where there is none; on_unclosed as for extract_between_all.",
                 new AbstractFunction1<Seq<Expression>, Expression>() {
                     @Override
                     public Expression apply(Seq<Expression> args) {
