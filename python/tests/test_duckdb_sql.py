@@ -3,7 +3,7 @@ checked against `extract` row by row: literal and per-row markers, NULLs, the op
 card's errors with their row, and a query streamed through in DuckDB's vectors. Each test runs
 twice: on the native extension (`connect`) and on the Python functions `register` falls back
 to (`native=False`). The native extension's own concerns (threads, interrupt, the oldest
-DuckDB, other clients) are in test_duckdb_native.py."""
+DuckDB, other clients) and its SQL tests are in duckdb/test/."""
 
 from __future__ import annotations
 

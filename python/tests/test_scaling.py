@@ -1,6 +1,6 @@
 """The recipes of docs/SCALING.md for DuckDB (SQL), Ray Data and Dask, run as written on a
 generated parquet dataset, every row checked against `extract` (Spark's recipe is
-test_spark.py). Ray and Dask are in the test extra: CI runs them, never skips them."""
+spark/tests/). Ray and Dask are in the test extra: CI runs them, never skips them."""
 
 from __future__ import annotations
 

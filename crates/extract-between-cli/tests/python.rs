@@ -1,10 +1,11 @@
 //! The Python package, built and tested as a user installs it: `pip install ./python` into a
 //! venv, then its pytest suite (the card through Python, properties against a UTF-16
 //! reference, every kind of source, a 1 GiB file with its peak memory, `run_json` against
-//! this crate's binary in tool mode, Arrow columns from pyarrow, polars, pandas and DuckDB, a
-//! real local Spark, the docstrings' examples) and `mypy.stubtest` of the native module's
-//! stubs. The Spark test needs Java; `EXTRACT_BETWEEN_REQUIRE_SPARK` makes its absence a
-//! failure.
+//! this crate's binary in tool mode, Arrow columns from pyarrow, polars, pandas and DuckDB,
+//! the docstrings' examples), the DuckDB extension's tests beside it (`duckdb/test`: its SQL
+//! tests and its other clients), the Spark jar's and wrappers' (`spark/tests`, a real local
+//! Spark), and `mypy.stubtest` of the native module's stubs. The Spark tests need Java;
+//! `EXTRACT_BETWEEN_REQUIRE_SPARK` makes its absence a failure.
 //!
 //! The interpreter is `EXTRACT_BETWEEN_PYTHON` (default `python3`); where it cannot make a
 //! venv the test is skipped, unless `EXTRACT_BETWEEN_REQUIRE_PYTHON` is set (`.ci/run` sets
@@ -195,11 +196,16 @@ fn the_python_package_installs_and_its_suite_passes() {
             ])
             .current_dir(outside),
     );
+    // Each suite where it lives: the package's, the DuckDB extension's (its SQL tests and
+    // other clients) and the Spark jar's, in one session (one JVM for the Spark tests).
+    let workspace = Path::new(WORKSPACE);
     run(
         "pytest",
         Command::new(&python)
             .args(PYTEST)
             .arg(package.join("tests"))
+            .arg(workspace.join("duckdb/test"))
+            .arg(workspace.join("spark/tests"))
             .args(["--pyargs", "extract_between"])
             .env("EXTRACT_BETWEEN_BIN", env!("CARGO_BIN_EXE_extract-between"))
             .env("PATH", &path)

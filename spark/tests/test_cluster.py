@@ -20,7 +20,7 @@ import pytest
 
 import extract_between as eb
 
-from conftest import REQUIRE_SPARK, _spark_missing
+from spark_support import REQUIRE_SPARK, spark_document, spark_missing
 
 JOB = textwrap.dedent(
     """
@@ -73,7 +73,7 @@ def _jar_missing():
 @pytest.fixture
 def cluster(tmp_path):
     """A master and two workers of one core each; yields the master's URL."""
-    reason = _spark_missing() or _jar_missing()
+    reason = spark_missing() or _jar_missing()
     if reason:
         if REQUIRE_SPARK:
             pytest.fail(f"EXTRACT_BETWEEN_REQUIRE_SPARK is set but {reason}")
@@ -181,7 +181,6 @@ def test_a_standalone_cluster_runs_both_engines_on_every_row(cluster, dataset, t
     assert "executors: 2" in run.stdout, run.stdout[-2000:]
     rows = pq.read_table(out).to_pylist()
     assert len(rows) == 200_000
-    from conftest import spark_document
 
     for row in rows:
         html = spark_document(row["id"])

@@ -1,7 +1,7 @@
 // The extension from DuckDB's Node client (@duckdb/node-api): LOAD the file given as the
 // first argument, run each SQL query of the JSON array given as the second, and print one
 // JSON line per query: {"rows": [...]} or {"error": "..."}. Driven by
-// python/tests/test_duckdb_native.py, which compares the rows with the library's.
+// duckdb/test/test_extension.py, which compares the rows with the library's.
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const [extension, queries] = process.argv.slice(2);

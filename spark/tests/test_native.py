@@ -205,7 +205,7 @@ def test_rows_off_the_heap_are_copied_and_answer_the_same(native, dataset):
         )
     finally:
         native.conf.unset("spark.sql.columnVector.offheap.enabled")
-    from conftest import spark_document
+    from spark_support import spark_document
 
     assert len(rows) > 200
     for row in rows:

@@ -31,7 +31,7 @@ duckdb = pytest.importorskip("duckdb")
 import extract_between.duckdb as eb_duckdb  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CLIENT = os.path.join(HERE, "..", "..", "duckdb", "tests", "client.mjs")
+CLIENT = os.path.join(HERE, "client.mjs")
 REQUIRE_CLIENTS = bool(os.environ.get("EXTRACT_BETWEEN_REQUIRE_DUCKDB_CLIENTS"))
 
 PAIRS = [("[", "]"), ("<<", ">>"), ("😀", "中"), ("\0", "]"), ("[[", "]]"), ("é", "é")]
