@@ -95,7 +95,7 @@ class InvalidUtf8(ExtractError):
 
     >>> from extract_between import InvalidUtf8, finditer
     >>> try:
-    ...     list(finditer(b"[a] \xff", "[", "]"))
+    ...     list(finditer(b"[a] \\xff", "[", "]"))
     ... except InvalidUtf8 as e:
     ...     print(e.byte_offset, e)
     4 invalid UTF-8 at byte offset 4
