@@ -319,11 +319,8 @@ mod tests {
                 "max_matches must be an integer from 1 to 9223372036854775807 or NULL (it is 0)",
             ),
             (Some(-5), None, "(it is -5)"),
-            (
-                None,
-                Some("skip"),
-                "on_unclosed must be 'raise', 'null' or 'partial'",
-            ),
+            (None, Some("skip"), "on_unclosed must be 'raise', "),
+            (None, Some("skip"), ", not 'skip'"),
         ] {
             let args = Args {
                 texts: texts(&[Some("[a]")]),

@@ -366,9 +366,10 @@ mod tests {
             check_options(None, Some(0), None, None).unwrap(),
             "max_matches must be an integer from 1 to 9223372036854775807 or NULL (it is 0)"
         );
+        let typed = OptionError::WrongType(RowOption::OnUnclosed, "INT".into());
         assert_eq!(
             check_options(None, None, Some("INT"), None).unwrap(),
-            "on_unclosed must be 'raise', 'null' or 'partial' (NULL: 'raise'), not INT"
+            typed.spelled(Spelling::SQL).to_string()
         );
         assert!(check_options(None, Some(2), None, Some(b"null")).is_none());
     }

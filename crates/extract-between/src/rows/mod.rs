@@ -3,11 +3,17 @@
 //!
 //! A host converts its strings to bytes, asks a [`RowScanner`] for a row's matches as byte
 //! ranges of the row, and builds its own answer from them: it never implements [`Sink`],
-//! counts UTF-16 units or words the card's error itself. The row's outcome follows the card
-//! under a cap (`max_matches`, with the card's rule for the one extra match that decides
-//! `truncated`) and an [`OnUnclosed`] policy; a row that stops the column answers a
-//! [`RowError`] whose `Display` every host shows word for word, adding only its own context
-//! (such as "row 12 of the batch").
+//! counts UTF-16 units or words the card's error itself. The whole row contract is here, so
+//! that a change to it is one change:
+//!
+//! - the options as every host hands them over, parsed once into [`RowOptions`] (a cap with
+//!   the card's rule for the one extra match that decides `truncated`, an [`OnUnclosed`]
+//!   policy), a refusal worded once in each host's [`Spelling`];
+//! - a row that stops the column answers a [`RowError`]: its words, its class
+//!   ([`RowError::class`], what every host raises) and where the row lies ([`RowPlace`]);
+//! - the SQL functions the engines register, described once in [`sql`].
+//!
+//! `testdata/rows.json` in the repository holds the vectors every host runs.
 //!
 //! # Reuse
 //!

@@ -130,7 +130,10 @@ const START: SqlArgument = SqlArgument {
     name: "start",
     ..TEXT
 };
-const END: SqlArgument = SqlArgument { name: "end", ..TEXT };
+const END: SqlArgument = SqlArgument {
+    name: "end",
+    ..TEXT
+};
 const MAX_MATCHES: SqlArgument = SqlArgument {
     name: "max_matches",
     ty: SqlType::Bigint,
