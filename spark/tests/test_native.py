@@ -259,9 +259,11 @@ def test_the_row_error_is_the_librarys_words(native):
 
 def test_the_shared_row_vectors(native):
     """testdata/rows.json (the row contract's vectors, which the library and every host run)
-    through the jar's SQL functions: answers, the error's class and words, bad options' words
-    in SQL's spelling. Rows go in as bytes cast to strings, so that bytes that are not UTF-8
-    reach the functions too; one partition keeps the first stopping row the first scanned."""
+    through the jar's SQL functions: every answer in one query (a branch a case), each
+    distinct stopping row's error (its class and words) in a query of its own, and every bad
+    option's words in SQL's spelling when the query is analysed. Rows go in as bytes cast to
+    strings, so that bytes that are not UTF-8 reach the functions too; one partition keeps the
+    first stopping row the first scanned."""
     import json
 
     from pyspark.errors import AnalysisException
@@ -287,33 +289,53 @@ def test_the_shared_row_vectors(native):
         args += [literal(v) for v in given]
         return f"extract_between_{function}({', '.join(args)})"
 
-    checked = 0
-    for case in cases:
-        raw = [None if r is None else bytes.fromhex(r["utf8_hex"]) if isinstance(r, dict) else r.encode() for r in case["rows"]]
-        df = native.createDataFrame([(i, None if r is None else bytearray(r)) for i, r in enumerate(raw)], "i int, b binary").coalesce(1)
+    def raw(row):
+        if row is None:
+            return None
+        return bytearray(bytes.fromhex(row["utf8_hex"]) if isinstance(row, dict) else row.encode())
+
+    answers, stops, refused = [], {}, []
+    for k, case in enumerate(cases):
         for function in ("all", "first"):
             want = case.get(function)
             if want is None:
                 continue
-            where = (case["name"], case.get("max_matches"), case.get("on_unclosed"), function)
-            if "error" in want and want["error"]["class"] == "InvalidInput":
-                with pytest.raises(AnalysisException) as raised:
-                    df.selectExpr(call(case, function))
-                if not -(2**63) <= case.get("max_matches", 0) < 2**63:
-                    # Past BIGINT, Spark reads the literal as a DECIMAL: no integer type.
-                    assert "max_matches must be an integer from 1 to 9223372036854775807 or NULL, not DECIMAL" in str(raised.value)
-                else:
-                    assert want["error"]["messages"]["sql"] in str(raised.value), where
-            elif "error" in want:
-                with pytest.raises(Exception) as raised:
-                    df.orderBy("i").selectExpr(call(case, function)).collect()
-                error = want["error"]
-                assert f"{error['class']}: {error['message']}" in str(raised.value), where
+            if "rows" in want:
+                answers.append((k, function, want["rows"]))
+            elif want["error"]["class"] == "InvalidInput":
+                refused.append((case, function, want["error"]))
             else:
-                got = [r[0] for r in df.orderBy("i").selectExpr(call(case, function)).collect()]
-                if function == "all":
-                    assert got == [None if r is None else r["matches"] for r in want["rows"]], where
-                else:
-                    assert got == want["rows"], where
-            checked += 1
-    assert checked > 300
+                # Calls that stop at the same row with the same words: one query says it.
+                error = want["error"]
+                stops.setdefault((case["name"], function, error["row"], error["message"]), (case, function, error))
+
+    # Every answer: the rows of every case, each case's call in its own branch.
+    rows = [(k, i, raw(r)) for k, case in enumerate(cases) for i, r in enumerate(case["rows"])]
+    df = native.createDataFrame(rows, "k int, i int, b binary")
+    branches = " ".join(f"WHEN {k} THEN {call(cases[k], f)}" for k, f, _ in answers if f == "all")
+    firsts = " ".join(f"WHEN {k} THEN {call(cases[k], f)}" for k, f, _ in answers if f == "first")
+    got = {
+        (r.k, r.i): (r.a, r.f)
+        for r in df.selectExpr("k", "i", f"CASE k {branches} END AS a", f"CASE k {firsts} END AS f").collect()
+    }
+    for k, function, want in answers:
+        column = 0 if function == "all" else 1
+        answered = [got[(k, i)][column] for i in range(len(cases[k]["rows"]))]
+        expected = [None if r is None else r["matches"] for r in want] if function == "all" else want
+        assert answered == expected, (cases[k]["name"], cases[k].get("max_matches"), cases[k].get("on_unclosed"), function)
+
+    for case, function, error in stops.values():
+        one = native.createDataFrame([(i, raw(r)) for i, r in enumerate(case["rows"])], "i int, b binary").coalesce(1)
+        with pytest.raises(Exception) as raised:
+            one.orderBy("i").selectExpr(call(case, function)).collect()
+        assert f"{error['class']}: {error['message']}" in str(raised.value), (case["name"], function)
+
+    for case, function, error in refused:
+        with pytest.raises(AnalysisException) as raised:
+            df.selectExpr(call(case, function))
+        if not -(2**63) <= case.get("max_matches", 0) < 2**63:
+            # Past BIGINT, Spark reads the literal as a DECIMAL: no integer type.
+            assert "max_matches must be an integer from 1 to 9223372036854775807 or NULL, not DECIMAL" in str(raised.value)
+        else:
+            assert error["messages"]["sql"] in str(raised.value), (case["name"], function)
+    assert len(answers) > 200 and len(stops) > 10 and len(refused) > 10
