@@ -1,6 +1,7 @@
 // Whole texts: `extract`, the card's tool exactly, and `findAll`, without its size limit.
 import { Pair, textTooLong } from "../wasm/extract_between.js";
 import { InvalidInput, fromProblem } from "./errors.js";
+import { TRUNCATED, loop } from "./here.js";
 import { checkWellFormed, cut, encode, guarded, utf8Length, whenReset } from "./memory.js";
 
 /** The card's limits. */
@@ -10,6 +11,15 @@ export const limits = Object.freeze({
   defaultMaxMatches: 100,
   maxMatches: 1000,
 });
+
+// Where a string is searched, by measurement (`ROUNDS=9 node js/bench.mjs`, figures in
+// README.md): V8's `indexOf` on the string where it lies (here.js). The module pays
+// `TextEncoder.encodeInto` of the whole text before it searches, and on no shape of text did
+// it then beat the loop by more than the run-to-run noise; it searches only what must be
+// encoded anyway: an `extract` text too long to be within the card's size limit in every
+// encoding (more than a third of the limit in UTF-16 units), which must be measured in bytes.
+/** A text of at most this many UTF-16 units is within the card's size limit however encoded. */
+const SURELY_WITHIN = Math.floor(limits.maxTextBytes / 3);
 
 /** Prepared marker pairs, by start then end; emptied when it holds `KEEP` of them. */
 const prepared = new Map();
@@ -157,6 +167,12 @@ function extractChecked(text, start, end, options) {
     // Longer in UTF-16 units, so longer in bytes: counted for the message only.
     throw fromProblem(textTooLong(utf8Length(text)), []);
   }
+  if (text.length <= SURELY_WITHIN) {
+    /** @type {string[]} */
+    const matches = [];
+    const at = loop(text, start, end, cap, matches, 0);
+    return { matches, truncated: at === TRUNCATED };
+  }
   const matches = scan(pair, text, cap, true);
   return { matches, truncated: pair.truncated };
 }
@@ -178,8 +194,11 @@ function extractChecked(text, start, end, options) {
  */
 export function findAll(text, start, end) {
   return guarded("findAll", () => {
-    const pair = pairOf(start, end);
+    pairOf(start, end);
     checkText(text);
-    return scan(pair, text, undefined, false);
+    /** @type {string[]} */
+    const matches = [];
+    loop(text, start, end, Infinity, matches, 0);
+    return matches;
   });
 }

@@ -127,3 +127,19 @@ impl Problem {
 pub fn text_too_long(len: f64) -> Problem {
     Problem::text_too_long(len as usize)
 }
+
+/// The problem of a start marker at UTF-16 offset `utf16` (byte offset `byte`) with no end
+/// marker after it: what JavaScript throws when it searched the string itself.
+///
+/// ```
+/// let p = extract_between_js::problem::unclosed_at(2.0, 3.0);
+/// assert_eq!(p.message(), "unclosed start marker at UTF-16 offset 2 (byte offset 3)");
+/// ```
+#[wasm_bindgen(js_name = unclosedAt)]
+pub fn unclosed_at(utf16: f64, byte: f64) -> Problem {
+    let at = Pos {
+        byte: byte as u64,
+        utf16: utf16 as u64,
+    };
+    Problem::row(RowErrorKind::Unclosed(at))
+}

@@ -92,3 +92,38 @@ test("a scanner fed any cuts of the text, strings or bytes, finds the one-shot m
     runs,
   );
 });
+
+// Long texts: findAll searches any string with indexOf, extract one longer than a third of the
+// card's limit in the module (which measures it in bytes as it encodes it): both paths against
+// the reference loop, on texts dense with matches and then holding any character.
+const restPieces = ["a", " ", "[", "]", "<<", ">>", "é", "😀", "一", "[x]", "<<y>>"];
+test("long texts dense with matches, on both paths, agree with the reference loop", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(...restPieces), { minLength: 1, maxLength: 40 }),
+      fc.constantFrom(["[", "]"], ["<<", ">>"]),
+      fc.integer({ min: 0, max: 70_000 }),
+      fc.boolean(),
+      (unit, [start, end], at, open) => {
+        const dense = `${start}d${end} `.repeat(5_000);
+        const piece = unit.join("");
+        let t = dense + piece.repeat(Math.ceil(70_000 / piece.length));
+        if (open) {
+          // Cut between characters, never inside a surrogate pair.
+          let cut = dense.length + at;
+          if (/[\uD800-\uDBFF]/.test(t[cut - 1] ?? "")) cut -= 1;
+          t = `${t.slice(0, cut)}${start}open`;
+        }
+        const want = reference(t, start, end);
+        const got = outcome(() => findAll(t, start, end));
+        if (want.unclosed !== undefined) assert.deepEqual(got, { unclosed: want.unclosed, matches: want.matches });
+        else assert.deepEqual(got.ok, want.matches);
+        if (new TextEncoder().encode(t).length <= 256_000) {
+          const capped = outcome(() => extract(t, start, end, { maxMatches: 1000 }));
+          assert.deepEqual(capped, expected(t, start, end, 1000));
+        }
+      },
+    ),
+    { numRuns: Number(process.env.FAST_CHECK_LONG_RUNS ?? 150) },
+  );
+});
