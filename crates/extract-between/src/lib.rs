@@ -8,6 +8,8 @@
 //!   [`Capped`] adds the card's `max_matches`/`truncated` rule to any sink.
 //! - [`events`]: a match's life as the text arrives (`open`, `text` pieces, `close`), for
 //!   token streams: what is inside a match is seen before its end marker comes.
+//! - [`tags`]: several marker pairs in one pass, and the text outside them (a model's reply
+//!   split into reasoning, tool calls and answer as it streams).
 //! - [`rows`]: one row at a time under a cap and an unclosed-marker policy, its matches as
 //!   byte ranges: what every host of the engine (Arrow columns, polars, Spark, DuckDB) calls.
 //! - `request` (feature `json`): the card's JSON contract, shared by every front end.
@@ -15,7 +17,7 @@
 //!   chunks of `Bytes` or any `AsyncRead`, and a tokio-util `Decoder` for `FramedRead`; a
 //!   match inside one chunk shares its memory.
 //!
-//! With `default-features = false` the crate depends on memchr alone; the default feature
+//! With `default-features = false` the crate depends on memchr and aho-corasick alone; the default feature
 //! `simdutf8` makes the scanner's general path validate UTF-8 with SIMD.
 //!
 //! The card speaks of UTF-16 code units; the scanner searches UTF-8 bytes, which finds exactly
@@ -57,6 +59,7 @@ pub mod rows;
 pub mod scanner;
 #[cfg(feature = "stream")]
 pub mod stream;
+pub mod tags;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod testing;

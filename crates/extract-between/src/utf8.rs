@@ -155,18 +155,7 @@ pub struct Checked {
 /// assert_eq!(check(b"ab\xffc"), Checked { complete: 2, invalid: true });
 /// ```
 pub fn check(bytes: &[u8]) -> Checked {
-    // Where a character cut by the end of the chunk would begin.
-    let mut cut = bytes.len();
-    for back in 1..=bytes.len().min(3) {
-        let b = bytes[bytes.len() - back];
-        if (b as i8) >= -0x40 {
-            // A lead or ASCII byte: cut before it if its sequence runs past the end.
-            if sequence_len(b).is_some_and(|n| n > back) {
-                cut = bytes.len() - back;
-            }
-            break;
-        }
-    }
+    let cut = cut_at(bytes);
     if valid(&bytes[..cut]) {
         return match std::str::from_utf8(&bytes[cut..]) {
             Ok(_) => Checked {
@@ -189,6 +178,61 @@ pub fn check(bytes: &[u8]) -> Checked {
             invalid: e.error_len().is_some(),
         },
     }
+}
+
+/// Where a character cut by the end of `bytes` would begin (its length when none is).
+fn cut_at(bytes: &[u8]) -> usize {
+    for back in 1..=bytes.len().min(3) {
+        let b = bytes[bytes.len() - back];
+        if (b as i8) >= -0x40 {
+            // A lead or ASCII byte: cut before it if its sequence runs past the end.
+            if sequence_len(b).is_some_and(|n| n > back) {
+                return bytes.len() - back;
+            }
+            break;
+        }
+    }
+    bytes.len()
+}
+
+/// The longest prefix of `bytes` made of whole, valid characters, as text, and whether the
+/// bytes after it are invalid (rather than a character cut by the end, at most 3 bytes).
+/// One validation pass when the chunk is valid, as [`check`]'s.
+///
+/// ```
+/// use extract_between::utf8::valid_prefix;
+/// assert_eq!(valid_prefix("a€".as_bytes()), ("a€", false));
+/// assert_eq!(valid_prefix(&"a€".as_bytes()[..3]), ("a", false)); // "€" cut
+/// assert_eq!(valid_prefix(b"ab\xffc"), ("ab", true));
+/// ```
+pub fn valid_prefix(bytes: &[u8]) -> (&str, bool) {
+    let cut = cut_at(bytes);
+    if let Ok(text) = to_str(&bytes[..cut]) {
+        return match std::str::from_utf8(&bytes[cut..]) {
+            Ok(_) => (text, false),
+            Err(e) => (text, e.error_len().is_some()),
+        };
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (text, false),
+        Err(e) => {
+            let (valid, _) = bytes.split_at(e.valid_up_to());
+            (
+                std::str::from_utf8(valid).unwrap_or_default(),
+                e.error_len().is_some(),
+            )
+        }
+    }
+}
+
+#[cfg(feature = "simdutf8")]
+fn to_str(bytes: &[u8]) -> Result<&str, ()> {
+    simdutf8::basic::from_utf8(bytes).map_err(|_| ())
+}
+
+#[cfg(not(feature = "simdutf8"))]
+fn to_str(bytes: &[u8]) -> Result<&str, ()> {
+    std::str::from_utf8(bytes).map_err(|_| ())
 }
 
 /// Whether `bytes` is valid UTF-8. simdutf8 leaves inputs shorter than its 64-byte block to

@@ -17,3 +17,5 @@ mod props;
 mod rows;
 /// One test per sentence of the card's semantics.
 mod semantics;
+/// Tag sets against their naive reference.
+mod tags;

@@ -17,6 +17,7 @@
 mod cases;
 mod feed;
 pub mod reference;
+pub mod tags;
 
 pub use cases::{ALPHABET, Case};
 #[cfg(feature = "stream")]
