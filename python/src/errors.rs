@@ -130,6 +130,40 @@ pub fn scan_error_with_events(
     }
 }
 
+/// The error a tag scan ended with: [`scan_error_with_events`], with the pair left open on
+/// `UnclosedStartMarker`'s `.tag`.
+pub fn tag_scan_error(
+    py: Python<'_>,
+    error: &ScanError,
+    tag: Option<usize>,
+    events: Bound<'_, PyList>,
+) -> PyErr {
+    match (error, tag) {
+        (ScanError::Unclosed { marker }, Some(tag)) => unclosed_with(
+            py,
+            *marker,
+            [
+                ("events", events.into_any().unbind()),
+                ("tag", int(py, tag as u64)),
+            ],
+        ),
+        _ => scan_error_with_events(py, error, events),
+    }
+}
+
+/// `UnclosedStartMarker` for pair `tag` of a tag set's one-shot scan, with the matches
+/// before it (pair and text).
+pub fn tag_unclosed(py: Python<'_>, marker: Pos, tag: usize, matches: Bound<'_, PyList>) -> PyErr {
+    unclosed_with(
+        py,
+        marker,
+        [
+            ("matches", matches.into_any().unbind()),
+            ("tag", int(py, tag as u64)),
+        ],
+    )
+}
+
 /// `MatchTooLarge` for the match that grew past `max_match_bytes`.
 pub fn match_too_large(py: Python<'_>, big: TooLarge, matches: Bound<'_, PyList>) -> PyErr {
     raise(

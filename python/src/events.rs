@@ -5,23 +5,29 @@ use crate::batch::{self, Ended};
 use crate::errors;
 use crate::input;
 use extract_between::events::{Event as Step, EventSink};
+use extract_between::tags::TagEvent;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 /// One step of a match's life: ``kind`` is ``"open"`` (its start marker), ``"text"`` (the
 /// next piece of its content, whole characters, in ``text``) or ``"close"`` (its end
-/// marker). The offsets span the marker (``"open"``, ``"close"``) or the piece (``"text"``),
-/// in UTF-8 bytes and UTF-16 code units from the start of the whole input.
+/// marker); a `Tags` scanner also answers ``"outside"`` (text outside every match, in
+/// ``text``) and sets ``tag``, the pair's index (``None`` for outside text, and for an
+/// `EventScanner`'s one pair). The offsets span the marker (``"open"``, ``"close"``) or the
+/// piece, in UTF-8 bytes and UTF-16 code units from the start of the whole input.
 ///
 /// >>> from extract_between import EventScanner
 /// >>> [(e.kind, e.text, e.utf16_start, e.utf16_end) for e in EventScanner("[", "]").feed("😀[é]")]
 /// [('open', None, 2, 3), ('text', 'é', 3, 4), ('close', None, 4, 5)]
 #[pyclass(frozen, module = "extract_between", skip_from_py_object)]
 pub struct Event {
-    /// ``"open"``, ``"text"`` or ``"close"``.
+    /// ``"open"``, ``"text"``, ``"close"`` or ``"outside"``.
     #[pyo3(get)]
     kind: Py<PyString>,
+    /// The pair's index in a `Tags` set; ``None`` for outside text and `EventScanner`'s.
+    #[pyo3(get)]
+    tag: Option<usize>,
     /// The piece of content, on ``"text"`` events; ``None`` on the others.
     #[pyo3(get)]
     text: Option<Py<PyString>>,
@@ -42,7 +48,7 @@ pub struct Event {
 #[pymethods]
 impl Event {
     #[new]
-    #[pyo3(signature = (kind, text, byte_start, byte_end, utf16_start, utf16_end))]
+    #[pyo3(signature = (kind, text, byte_start, byte_end, utf16_start, utf16_end, tag=None))]
     fn new(
         kind: Bound<'_, PyString>,
         text: Option<Bound<'_, PyString>>,
@@ -50,9 +56,11 @@ impl Event {
         byte_end: u64,
         utf16_start: u64,
         utf16_end: u64,
+        tag: Option<usize>,
     ) -> Event {
         Event {
             kind: kind.unbind(),
+            tag,
             text: text.map(Bound::unbind),
             byte_start,
             byte_end,
@@ -63,7 +71,7 @@ impl Event {
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
-            "Event(kind={}, text={}, byte_start={}, byte_end={}, utf16_start={}, utf16_end={})",
+            "Event(kind={}, text={}, byte_start={}, byte_end={}, utf16_start={}, utf16_end={}{})",
             self.kind.bind(py).repr()?,
             match &self.text {
                 Some(t) => t.bind(py).repr()?.to_string(),
@@ -72,7 +80,11 @@ impl Event {
             self.byte_start,
             self.byte_end,
             self.utf16_start,
-            self.utf16_end
+            self.utf16_end,
+            match self.tag {
+                Some(tag) => format!(", tag={tag}"),
+                None => String::new(),
+            }
         ))
     }
 
@@ -96,6 +108,26 @@ impl Event {
 }
 
 impl Event {
+    /// A tag set's event.
+    pub(crate) fn from_tag_event(py: Python<'_>, event: TagEvent) -> Event {
+        let kind = match &event {
+            TagEvent::Outside { .. } => pyo3::intern!(py, "outside"),
+            TagEvent::Open { .. } => pyo3::intern!(py, "open"),
+            TagEvent::Text { .. } => pyo3::intern!(py, "text"),
+            TagEvent::Close { .. } => pyo3::intern!(py, "close"),
+        };
+        let ([start, end], tag) = (event.span(), event.tag());
+        Event {
+            kind: kind.clone().unbind(),
+            tag,
+            text: event.text().map(|t| PyString::new(py, t).unbind()),
+            byte_start: start.byte,
+            byte_end: end.byte,
+            utf16_start: start.utf16,
+            utf16_end: end.utf16,
+        }
+    }
+
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         (
             self.kind.clone_ref(py),
@@ -104,6 +136,7 @@ impl Event {
             self.byte_end,
             self.utf16_start,
             self.utf16_end,
+            self.tag,
         )
             .into_pyobject(py)
     }
@@ -121,6 +154,7 @@ impl Event {
         };
         Event {
             kind: kind.clone().unbind(),
+            tag: None,
             text: text.map(|t| PyString::new(py, &t).unbind()),
             byte_start: start.byte,
             byte_end: end.byte,

@@ -1,7 +1,8 @@
 //! The native module `extract_between._native`: the engine of the `extract-between` library
 //! behind a Python API. `one_shot` holds the card's one-shot call and its JSON contract,
 //! `findall` every match of a text in memory as strings, `scan` the resumable scanner,
-//! `events` its events form (a match's text as it arrives),
+//! `events` its events form (a match's text as it arrives), `tags` several pairs in one pass
+//! with the text outside them,
 //! `matched` the `Match` it reports, `batch` what the streaming calls share, `finditer` the
 //! streaming iterator over strings, buffers, files and chunk iterables, `columns` the Arrow
 //! column functions, `input` every argument's checks, `cached` the finders a thread's last
@@ -26,6 +27,7 @@ mod input;
 mod matched;
 mod one_shot;
 mod scan;
+mod tags;
 
 use pyo3::prelude::*;
 
@@ -47,6 +49,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<events::EventScanner>()?;
     m.add_class::<events::Event>()?;
     m.add_class::<finditer::MatchIter>()?;
+    m.add_class::<tags::Tags>()?;
+    m.add_class::<tags::TagScanner>()?;
     m.add("MAX_TEXT_BYTES", extract_between::card::MAX_TEXT_BYTES)?;
     m.add("MAX_MARKER_BYTES", extract_between::card::MAX_MARKER_BYTES)?;
     m.add("MAX_MATCHES", extract_between::card::MAX_MATCHES)?;

@@ -11,6 +11,7 @@ mod cli;
 mod cli_conventions;
 mod cli_descriptors;
 mod cli_memory;
+mod cli_tags;
 mod cli_tree;
 mod cors;
 mod error_schema;

@@ -14,7 +14,14 @@ fn qc() -> QuickCheck {
 /// Feeds `bytes` in chunks cycling through `plan`, then finishes: the events, the error, the
 /// largest carry seen after a feed.
 fn feed(tags: &TagSet, bytes: &[u8], plan: &[usize]) -> (Vec<TagEvent>, Option<ScanError>, usize) {
-    let mut scanner = TagScanner::new(tags);
+    feed_with(TagScanner::new(tags), bytes, plan)
+}
+
+fn feed_with(
+    mut scanner: TagScanner,
+    bytes: &[u8],
+    plan: &[usize],
+) -> (Vec<TagEvent>, Option<ScanError>, usize) {
     let mut sink = TagEvents::new();
     let (mut events, mut carried, mut k, mut rest) = (Vec::new(), 0, 0, bytes);
     while !rest.is_empty() {
@@ -41,7 +48,8 @@ fn events_equal_the_reference_under_any_chunking() {
     fn prop(c: TagCase) -> TestResult {
         let tags = set(&c);
         let (want, unclosed) = reference(&c.text, &c.pairs);
-        let (events, error, _) = feed(&tags, c.text.as_bytes(), &c.chunks);
+        let scanner = extract_between::testing::tags::scanner(&tags, c.whole_chunk);
+        let (events, error, _) = feed_with(scanner, c.text.as_bytes(), &c.chunks);
         let got_unclosed = match error {
             None => None,
             Some(ScanError::Unclosed { marker }) => {
@@ -65,7 +73,8 @@ fn events_equal_the_reference_under_any_chunking() {
 fn events_give_back_the_input_with_exact_spans() {
     fn prop(c: TagCase) -> bool {
         let tags = set(&c);
-        let (events, _, _) = feed(&tags, c.text.as_bytes(), &c.chunks);
+        let scanner = extract_between::testing::tags::scanner(&tags, c.whole_chunk);
+        let (events, _, _) = feed_with(scanner, c.text.as_bytes(), &c.chunks);
         let mut rebuilt = String::new();
         let mut at = Pos::default();
         for event in &events {
@@ -97,7 +106,8 @@ fn events_give_back_the_input_with_exact_spans() {
 fn the_carry_never_exceeds_the_longest_marker_and_a_cut_character() {
     fn prop(c: TagCase) -> bool {
         let tags = set(&c);
-        let (_, _, carried) = feed(&tags, c.text.as_bytes(), &c.chunks);
+        let scanner = extract_between::testing::tags::scanner(&tags, c.whole_chunk);
+        let (_, _, carried) = feed_with(scanner, c.text.as_bytes(), &c.chunks);
         carried < tags.max_len() + 3
     }
     qc().quickcheck(prop as fn(TagCase) -> bool);
@@ -283,4 +293,19 @@ fn bad_sets_name_the_pair_and_the_marker() {
         "pair 2's start marker \"[\" is pair 0's: start markers must be distinct"
     );
     assert!(TagSet::new((0..64).map(|i| (format!("<{i}>"), "</>"))).is_ok());
+}
+
+/// Found by the fuzz target: an invalid byte in the chunk that decides a carried prefix.
+#[test]
+fn an_invalid_byte_after_a_carried_prefix_is_named_exactly() {
+    let tags = TagSet::new([("\0\u{FFFD}", "P")]).unwrap();
+    let (events, error, _) = feed(&tags, &[0, 0, 0, 1, 0, 0, 0, 154, 80], &[2]);
+    assert_eq!(
+        error,
+        Some(ScanError::InvalidUtf8 {
+            offset: 7,
+            incomplete: false
+        })
+    );
+    assert_eq!(steps(&events), [Step::Outside("\0\0\0\u{1}\0\0\0".into())]);
 }

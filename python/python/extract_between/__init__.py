@@ -15,6 +15,9 @@ right and without overlap, with the semantics of the tool card ``text-extract-be
 - `iter_events` / `aiter_events` / `EventScanner`: a match's life as a streamed text (a
   language model's tokens) arrives: ``"open"``, its content in ``"text"`` pieces as they
   come, ``"close"``; an `Event` each, nothing of a match held.
+- `Tags`: several marker pairs in one pass, and the text outside them (a model's reply split
+  into reasoning, tool calls and answer as it streams): ``findall``, ``scanner``,
+  ``iter_events`` and ``aiter_events``.
 - `extract_all` / `extract_first`: Arrow string columns in (pyarrow, polars, pandas, DuckDB),
   a ``list<string>`` or ``string`` column out; `extract_between.polars` and
   `extract_between.spark` wrap them for those engines.
@@ -37,6 +40,7 @@ from ._columns import extract_all, extract_first
 from ._errors import ExtractError, InvalidInput, InvalidUtf8, MatchTooLarge, UnclosedStartMarker
 from ._events import aiter_events, iter_events
 from ._findall import findall
+from ._tags import Tags
 from ._native import (
     DEFAULT_MAX_MATCH_BYTES,
     DEFAULT_MAX_MATCHES,
@@ -49,6 +53,7 @@ from ._native import (
     Match,
     MatchIter,
     Scanner,
+    TagScanner,
     extract,
     finditer,
     run_json,
@@ -72,6 +77,8 @@ __all__ = [
     "MatchTooLarge",
     "MatchIter",
     "Scanner",
+    "TagScanner",
+    "Tags",
     "UnclosedStartMarker",
     "afinditer",
     "aiter_events",

@@ -55,7 +55,8 @@ class UnclosedStartMarker(ExtractError):
     """A start marker has no end marker after it: the card's ``unclosed_start_marker``.
     ``offset`` is where that start marker begins in UTF-16 code units, as the card counts;
     ``byte_offset`` in UTF-8 bytes; ``row`` the row of a column (`extract_all`), else None,
-    and ``excerpt`` the first 60 characters of that row's text.
+    and ``excerpt`` the first 60 characters of that row's text; ``tag`` the index of the pair
+    left open in a `Tags` scan, else None.
 
     >>> from extract_between import UnclosedStartMarker, extract
     >>> try:
@@ -76,10 +77,13 @@ class UnclosedStartMarker(ExtractError):
         excerpt: Optional[str] = None,
         events: Sequence[Any] = (),
         placed: Optional[str] = None,
+        tag: Optional[int] = None,
     ) -> None:
         super().__init__(message, byte_offset=byte_offset, matches=matches, row=row, events=events, placed=placed)
         self.offset = offset
         self.excerpt = excerpt
+        # The pair left open, for a `Tags` scan.
+        self.tag = tag
 
     def __str__(self) -> str:
         if self.offset is None or self.row is not None or getattr(self, "placed", None):

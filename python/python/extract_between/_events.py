@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import AsyncIterable, AsyncIterator, Iterable, Iterator, Union
 
 from ._errors import ExtractError
-from ._native import Event, EventScanner
+from ._native import Event, EventScanner, TagScanner
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 """One piece of a streamed text: a ``str`` token, or bytes cut anywhere."""
@@ -30,7 +30,7 @@ def iter_events(source: Union[Chunk, Iterable[Chunk]], start: Union[str, bytes],
     return _events(scanner, chunks)
 
 
-def _events(scanner: EventScanner, chunks: Iterable[Chunk]) -> Iterator[Event]:
+def _events(scanner: Union[EventScanner, TagScanner], chunks: Iterable[Chunk]) -> Iterator[Event]:
     for chunk in chunks:
         yield from scanner.feed(chunk)
     try:
@@ -61,7 +61,7 @@ def aiter_events(source: AsyncIterable[Chunk], start: Union[str, bytes], end: Un
     return _aevents(scanner, source)
 
 
-async def _aevents(scanner: EventScanner, source: AsyncIterable[Chunk]) -> AsyncIterator[Event]:
+async def _aevents(scanner: Union[EventScanner, TagScanner], source: AsyncIterable[Chunk]) -> AsyncIterator[Event]:
     async for chunk in source:
         for event in scanner.feed(chunk):
             yield event

@@ -10,4 +10,6 @@ pub use numbers::{
     DEFAULT_MAX_MATCH_BYTES, card_max_matches, column_cap, integer, max_match_bytes,
 };
 pub use options::{Given, on_unclosed};
-pub use text::{Chunk, as_str, chunk_arg, copy_bytes, is_ascii, markers, text_arg, utf8_arg};
+pub use text::{
+    Chunk, as_str, chunk_arg, copy_bytes, is_ascii, marker_arg, markers, text_arg, utf8_arg,
+};

@@ -138,7 +138,7 @@ pub fn as_str<'b>(py: Python<'_>, name: &str, bytes: &'b Bound<'_, PyBytes>) -> 
 }
 
 /// A marker: a `str` as UTF-8, or `bytes` as they are (checked as UTF-8 by [`markers`]).
-fn marker_arg<'py>(
+pub fn marker_arg<'py>(
     py: Python<'py>,
     name: &str,
     value: &Bound<'py, PyAny>,

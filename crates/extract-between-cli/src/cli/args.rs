@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 /// The usage line of `--help` and of every error (clap adds the `Usage: ` and the name's bold).
 const USAGE: &str = "extract-between [OPTIONS] --start <START> --end <END> [PATH]...
+       extract-between [OPTIONS] --tag <START> <END>... [PATH]...
        extract-between <COMMAND>";
 
 /// Commands a user would type, for `--help` and the man page's EXAMPLES.
@@ -18,6 +19,8 @@ pub(super) const EXAMPLES: &[&str] = &[
     "curl -s https://example.com | extract-between -s '[' -e ']' --max-matches 10",
     "extract-between -s '\"' -e '\"' --json-lines notes.txt",
     "extract-between -c -s '<title>' -e '</title>' *.html",
+    "extract-between --tag '<title>' '</title>' --tag '<h1>' '</h1>' page.html",
+    "extract-between --outside -s '<think>' -e '</think>' reply.txt",
     "extract-between -q -s '<title>' -e '</title>' page.html && echo has a title",
     "echo '{\"text\":\"pre[one]mid[two]post\",\"start\":\"[\",\"end\":\"]\"}' | extract-between tool",
     "extract-between serve --listen 127.0.0.1:8080",
@@ -109,7 +112,8 @@ pub(super) struct StreamArgs {
         short,
         long,
         value_name = "START",
-        required = true,
+        required_unless_present = "tags",
+        requires = "end",
         allow_hyphen_values = true
     )]
     pub(super) start: Option<String>,
@@ -118,10 +122,31 @@ pub(super) struct StreamArgs {
         short,
         long,
         value_name = "END",
-        required = true,
+        required_unless_present = "tags",
+        requires = "start",
         allow_hyphen_values = true
     )]
     pub(super) end: Option<String>,
+    /// Another marker pair, followed in the same pass (repeatable; after -s/-e if given):
+    /// each match prints as `TAG<TAB>MATCH`, TAG its start marker (its index with
+    /// --tag-index); a `"tag"` field (the index) with --json-lines. From each position the
+    /// leftmost start marker opens a match, the longest where several begin there.
+    #[arg(
+        long = "tag",
+        num_args = 2,
+        value_names = ["START", "END"],
+        action = clap::ArgAction::Append,
+        allow_hyphen_values = true
+    )]
+    pub(super) tags: Vec<String>,
+    /// With --tag, print each match's pair as its index (0 for -s/-e when given) rather than
+    /// its start marker.
+    #[arg(long)]
+    pub(super) tag_index: bool,
+    /// Print the text outside every match instead of the matches (the markers and what is
+    /// between them removed), as it streams.
+    #[arg(long, conflicts_with_all = ["count", "files_with_matches", "quiet", "json_lines", "null", "line_number", "max_matches"])]
+    pub(super) outside: bool,
     /// Files and directories to read; each file is its own text. `-` is standard input;
     /// with none, standard input when it is a pipe or a file, else the current directory
     /// (as ripgrep).

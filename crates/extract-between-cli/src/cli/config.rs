@@ -6,6 +6,7 @@
 
 use super::args::StreamArgs;
 use super::encoding::Decoding;
+use extract_between::tags::{TagError, TagSet};
 use extract_between::{MarkerError, Markers, Which};
 use std::fmt;
 use std::io::{self, IsTerminal};
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 
 /// What the command line asked for.
 pub(super) struct Settings {
-    pub(super) markers: Markers,
+    pub(super) pattern: Pattern,
     pub(super) format: Format,
     pub(super) max_matches: u64,
     pub(super) max_match_bytes: usize,
@@ -33,6 +34,19 @@ pub(super) struct Settings {
     /// File names in colour (`--color`).
     pub(super) color: bool,
     pub(super) walk: WalkOptions,
+}
+
+/// What is searched for: one pair (`-s/-e`), or several in one pass (`--tag`, and
+/// `--outside` for any), with how each match's pair is printed.
+pub(super) enum Pattern {
+    Pair(Markers),
+    Tags {
+        set: TagSet,
+        /// Each pair's name before its matches: its start marker, or its index.
+        labels: Vec<Vec<u8>>,
+        /// `--outside`: the text outside every match is printed, not the matches.
+        outside: bool,
+    },
 }
 
 /// Whether a file's search draws a progress bar on stderr.
@@ -106,6 +120,7 @@ pub(super) struct Config {
 #[derive(Debug)]
 pub(super) enum ConfigError {
     Marker(MarkerError),
+    Tags(TagError),
     Encoding(String),
     Glob(String),
 }
@@ -128,6 +143,10 @@ impl fmt::Display for ConfigError {
                     ),
                 }
             }
+            ConfigError::Tags(e) => write!(
+                f,
+                "--tag: {e} (pairs count from 0 in the order given, -s/-e first)"
+            ),
             ConfigError::Encoding(e) | ConfigError::Glob(e) => f.write_str(e),
         }
     }
@@ -136,12 +155,7 @@ impl fmt::Display for ConfigError {
 impl Config {
     /// The flags resolved.
     pub(super) fn resolve(args: StreamArgs) -> Result<Config, ConfigError> {
-        // clap requires both markers; the default keeps this free of a panic path.
-        let markers = Markers::new(
-            args.start.clone().unwrap_or_default(),
-            args.end.clone().unwrap_or_default(),
-        )
-        .map_err(ConfigError::Marker)?;
+        let pattern = pattern(&args)?;
         let decoding = Decoding::parse(args.encoding.as_deref(), args.no_encoding)
             .map_err(ConfigError::Encoding)?;
         let globs = globs(&args.globs).map_err(ConfigError::Glob)?;
@@ -160,7 +174,7 @@ impl Config {
         let format = format(&args);
         Ok(Config {
             settings: Settings {
-                markers,
+                pattern,
                 format,
                 max_matches: args.max_matches.unwrap_or(u64::MAX),
                 max_match_bytes: args.max_match_bytes,
@@ -192,6 +206,38 @@ impl Config {
             parallel,
         })
     }
+}
+
+/// The pair of `-s/-e` alone, or the tag set of `--tag` (after `-s/-e` when given) and of
+/// `--outside`.
+fn pattern(args: &StreamArgs) -> Result<Pattern, ConfigError> {
+    let pair = match (&args.start, &args.end) {
+        (Some(start), Some(end)) => Some((start.clone(), end.clone())),
+        _ => None,
+    };
+    if args.tags.is_empty() && !args.outside {
+        // clap requires both markers without --tag; the default keeps this free of a panic.
+        let (start, end) = pair.unwrap_or_default();
+        return Markers::new(start, end)
+            .map(Pattern::Pair)
+            .map_err(ConfigError::Marker);
+    }
+    let tagged = args
+        .tags
+        .chunks_exact(2)
+        .map(|pair| (pair[0].clone(), pair[1].clone()));
+    let set = TagSet::new(pair.into_iter().chain(tagged)).map_err(ConfigError::Tags)?;
+    let labels = (0..set.len())
+        .map(|tag| match args.tag_index {
+            true => tag.to_string().into_bytes(),
+            false => set.pair(tag).start().as_bytes().to_vec(),
+        })
+        .collect();
+    Ok(Pattern::Tags {
+        set,
+        labels,
+        outside: args.outside,
+    })
 }
 
 /// The output format the flags ask for.

@@ -16,6 +16,7 @@ use extract_between::request::{self, MAX_REQUEST_BYTES, payload_too_large_body};
 mod args;
 mod config;
 mod encoding;
+mod engine;
 mod generate;
 mod input;
 mod lines;

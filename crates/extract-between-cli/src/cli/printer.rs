@@ -38,6 +38,9 @@ pub(super) struct Writer<'a, W: Write> {
     /// With `-n`: the newlines near the chunk being scanned, and the open match's line.
     lines: Option<Lines>,
     line_no: u64,
+    /// With several pairs (`--tag`): each pair's name, and the open match's pair.
+    labels: &'a [Vec<u8>],
+    tag: usize,
 }
 
 impl<'a, W: Write> Writer<'a, W> {
@@ -66,7 +69,27 @@ impl<'a, W: Write> Writer<'a, W> {
             binary_at: None,
             lines: None,
             line_no: 0,
+            labels: &[],
+            tag: 0,
         }
+    }
+
+    /// Names each match's pair (`--tag`): `labels[tag]` and a tab before it, a `"tag"` field
+    /// in JSON lines; the engine says each match's pair with [`Writer::tag`].
+    pub(super) fn with_tags(mut self, labels: &'a [Vec<u8>]) -> Self {
+        self.labels = labels;
+        self
+    }
+
+    /// The pair of the match that opens next.
+    pub(super) fn tag(&mut self, tag: usize) {
+        self.tag = tag;
+    }
+
+    /// Writes text outside every match as it is (`--outside`).
+    pub(super) fn outside(&mut self, text: &[u8]) -> ControlFlow<()> {
+        let result = self.out.write_all(text);
+        self.written(result)
     }
 
     /// Prints each match's line (`-n`); the reader then hands each chunk to [`Writer::chunk`].
@@ -158,6 +181,10 @@ impl<'a, W: Write> Writer<'a, W> {
                 if self.lines.is_some() {
                     write!(self.out, "{}:", self.line_no)?;
                 }
+                if let Some(label) = self.labels.get(self.tag) {
+                    self.out.write_all(label)?;
+                    self.out.write_all(b"\t")?;
+                }
                 self.out.write_all(content)?;
                 self.out.write_all(if self.format == Format::Null {
                     b"\0"
@@ -180,6 +207,9 @@ impl<'a, W: Write> Writer<'a, W> {
                 line.extend_from_slice(&self.file_json);
                 if self.lines.is_some() {
                     line.extend_from_slice(format!(",\"line\":{}", self.line_no).as_bytes());
+                }
+                if !self.labels.is_empty() {
+                    line.extend_from_slice(format!(",\"tag\":{}", self.tag).as_bytes());
                 }
                 json::push_offsets(line, start, end);
                 line.extend_from_slice(b"}\n");

@@ -2,14 +2,15 @@
 //! binary input noticed), the search of one input the run counts, and how a failure is
 //! reported. The sink that writes the matches is `printer`'s `Writer`.
 
-use super::config::{Format, Progress, Settings};
+use super::config::{Format, Pattern, Progress, Settings};
 use super::encoding::Decoding;
+use super::engine::Engine;
 use super::input::Input;
 use super::printer::{InputFailure, Writer};
 use super::progress::progress_bar;
 use super::stdio::complain;
 use core::ops::ControlFlow;
-use extract_between::{Capped, Markers, Pos, ScanError, Scanner};
+use extract_between::{Capped, Pos, ScanError};
 use std::io::{self, Read, Write};
 
 /// What becomes of an input that looks binary (a NUL byte in its first block, as ripgrep
@@ -58,14 +59,14 @@ pub(super) fn report(label: &str, failure: InputFailure, utf16: bool) {
 /// searched with [`Binary::Skip`] (`Ok(false)`), and searched for a notice instead of its
 /// matches with [`Binary::Search`].
 pub(super) fn run_one<W: Write>(
-    markers: &Markers,
+    pattern: &Pattern,
     reader: &mut dyn Read,
     buf: &mut [u8],
     sink: &mut Capped<&mut Writer<'_, W>>,
     mut bar: Option<&mut super::progress::Bar>,
     (binary, decoding): (Binary, Decoding),
 ) -> Result<bool, InputFailure> {
-    let mut scanner = Scanner::new(markers);
+    let mut scanner = Engine::new(pattern);
     let mut first = true;
     // The bytes fed so far: the scanner's own position leaves out a character cut at the end
     // of the last read, which it holds until the rest arrives.
@@ -89,7 +90,7 @@ pub(super) fn run_one<W: Write>(
         if first && let Some(mut decoded) = decoding.reader(&buf[..n], reader) {
             // The input read again through its decoder, from its first byte.
             return run_one(
-                markers,
+                pattern,
                 &mut *decoded,
                 buf,
                 sink,
@@ -176,10 +177,13 @@ pub(super) fn search_input<W: Write>(
     if settings.line_number {
         writer = writer.with_line_numbers();
     }
+    if let Pattern::Tags { labels, .. } = &settings.pattern {
+        writer = writer.with_tags(labels);
+    }
     let mut sink = Capped::new(&mut writer, settings.max_matches);
     let mut reader = input.reader;
     let result = run_one(
-        &settings.markers,
+        &settings.pattern,
         &mut *reader,
         &mut buffers.read,
         &mut sink,

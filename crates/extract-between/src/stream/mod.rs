@@ -25,9 +25,11 @@ use std::collections::VecDeque;
 
 mod assembly;
 mod events;
+mod tags;
 
 pub(crate) use assembly::Assembly;
 pub use events::{EventStream, events};
+pub use tags::{TagEventStream, tag_events};
 
 /// Default `max_match_bytes`: 16 MiB.
 ///

@@ -81,6 +81,10 @@ impl<S: TagSink + ?Sized> TagSink for &mut S {
     }
 }
 
+/// A chunk of at most this many bytes is appended to a carry whole rather than searched
+/// where it lies: copying it costs less than a piece cut at the carry's end would.
+const WHOLE_CHUNK: usize = 4096;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     /// Outside every match, looking for a start marker.
@@ -122,6 +126,8 @@ pub struct TagScanner {
     /// Where the first undecided byte lies: everything before it was reported.
     at: Pos,
     error: Option<ScanError>,
+    /// [`WHOLE_CHUNK`]; the tests vary it.
+    whole_chunk: usize,
 }
 
 impl TagScanner {
@@ -140,6 +146,17 @@ impl TagScanner {
             carry: Vec::new(),
             at: Pos::default(),
             error: None,
+            whole_chunk: WHOLE_CHUNK,
+        }
+    }
+
+    /// The same scanner appending chunks of at most `bytes` to its carry whole (for
+    /// `testing`, whose cases are shorter than the default).
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
+    pub(crate) fn with_whole_chunk(self, bytes: usize) -> TagScanner {
+        TagScanner {
+            whole_chunk: bytes,
+            ..self
         }
     }
 
@@ -181,17 +198,27 @@ impl TagScanner {
             return Ok(ControlFlow::Break(()));
         }
         // Decide the carry with the chunk's first bytes; enough of them always decides past
-        // the carry's end, and the rest of the chunk is searched where it lies.
+        // the carry's end, and the rest of the chunk is searched where it lies. A token-sized
+        // chunk is all taken, so that a feed's text comes as one piece.
         let mut carry = core::mem::take(&mut self.carry);
         while !carry.is_empty() && !chunk.is_empty() {
             let old = carry.len();
-            let take = chunk.len().min(self.tags.max_len() + 3);
+            let take = if chunk.len() <= self.whole_chunk {
+                chunk.len()
+            } else {
+                chunk.len().min(self.tags.max_len() + 3)
+            };
             carry.extend_from_slice(&chunk[..take]);
-            let (decided, flow) = self.scan(&carry, false, sink)?;
+            // Pieces stop where the carry ends, so that the chunk's text is not cut in two.
+            let limit = if take == chunk.len() { usize::MAX } else { old };
+            let (decided, flow) = self.scan(&carry, false, limit, sink)?;
             if flow.is_break() {
                 return Ok(flow);
             }
-            if decided >= old {
+            if take == chunk.len() {
+                carry.drain(..decided);
+                chunk = &[];
+            } else if decided >= old {
                 chunk = &chunk[decided - old..];
                 carry.clear();
             } else {
@@ -201,7 +228,7 @@ impl TagScanner {
         }
         self.carry = carry;
         if !chunk.is_empty() {
-            let (decided, flow) = self.scan(chunk, false, sink)?;
+            let (decided, flow) = self.scan(chunk, false, usize::MAX, sink)?;
             if flow.is_break() {
                 return Ok(flow);
             }
@@ -226,7 +253,7 @@ impl TagScanner {
             return Ok(());
         }
         let carry = core::mem::take(&mut self.carry);
-        let (decided, flow) = self.scan(&carry, true, sink)?;
+        let (decided, flow) = self.scan(&carry, true, usize::MAX, sink)?;
         if flow.is_break() {
             return Ok(());
         }
@@ -312,17 +339,21 @@ impl TagScanner {
     }
 
     /// Validates `buf` (which begins at `self.at`) and reports what it decides of its whole
-    /// characters (all of them at the end of input, `eof`). Returns how many bytes were
-    /// decided; an invalid byte is an error after everything before it was reported.
+    /// characters (all of them at the end of input, `eof`); a last piece of text stops at the
+    /// first character boundary from `limit`. Returns how many bytes were decided; an invalid
+    /// byte is an error after everything before it was reported.
     fn scan<S: TagSink + ?Sized>(
         &mut self,
         buf: &[u8],
         eof: bool,
+        limit: usize,
         sink: &mut S,
     ) -> Result<(usize, ControlFlow<()>), ScanError> {
         let (text, invalid) = valid_prefix(buf);
-        // Before a bad byte nothing more can come to complete a marker: decide it all.
-        let (decided, flow) = self.run(text, eof || invalid, sink);
+        // Before a bad byte nothing more can come to complete a marker: decide it all, to the
+        // byte the error names.
+        let limit = if invalid { usize::MAX } else { limit };
+        let (decided, flow) = self.run(text, eof || invalid, limit, sink);
         if flow.is_continue() && invalid {
             return Err(self.fail(ScanError::InvalidUtf8 {
                 offset: self.at.byte,
@@ -332,11 +363,13 @@ impl TagScanner {
         Ok((decided, flow))
     }
 
-    /// Reports what `text` decides; at the end of input (`end`), all of it.
+    /// Reports what `text` decides; at the end of input (`end`), all of it. A last piece
+    /// stops at the first character boundary from `limit`.
     fn run<S: TagSink + ?Sized>(
         &mut self,
         text: &str,
         end: bool,
+        limit: usize,
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
         let tags = self.tags.clone();
@@ -356,12 +389,12 @@ impl TagScanner {
                         self.opened(tag, text, [base, base + s, i], sink)
                     }
                     _ => {
-                        i = base
-                            + if end {
-                                rest.len()
-                            } else {
-                                starts.open_suffix(rest)
-                            };
+                        let h = if end {
+                            rest.len()
+                        } else {
+                            starts.open_suffix(rest)
+                        };
+                        i = last_piece(text, base, base + h, limit);
                         let flow = self.piece(&text[base..i], None, sink);
                         return self.stop_if(i, flow);
                     }
@@ -372,12 +405,12 @@ impl TagScanner {
                         self.closed(tag, text, [base, base + s, i], sink)
                     }
                     (None, _) => {
-                        i = base
-                            + if end {
-                                rest.len()
-                            } else {
-                                ends.open_suffix(tag, rest)
-                            };
+                        let h = if end {
+                            rest.len()
+                        } else {
+                            ends.open_suffix(tag, rest)
+                        };
+                        i = last_piece(text, base, base + h, limit);
                         let flow = self.piece(&text[base..i], Some(tag), sink);
                         return self.stop_if(i, flow);
                     }
@@ -458,4 +491,17 @@ impl TagScanner {
         self.error = Some(error.clone());
         error
     }
+}
+
+/// Where a last piece `text[from..to]` ends when it must stop at the first character boundary
+/// from `limit` (nothing when it begins there or later).
+fn last_piece(text: &str, from: usize, to: usize, limit: usize) -> usize {
+    if to <= limit {
+        return to;
+    }
+    let mut stop = limit.max(from);
+    while !text.is_char_boundary(stop) {
+        stop += 1;
+    }
+    stop
 }

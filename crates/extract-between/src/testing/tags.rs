@@ -2,7 +2,7 @@
 //! character at a time, with no searcher and no carry.
 
 use super::cases::ALPHABET;
-use crate::tags::TagEvent;
+use crate::tags::{TagEvent, TagScanner, TagSet};
 use quickcheck::{Arbitrary, Gen};
 
 /// One step of a tagged text, with adjacent pieces of one kind joined (chunking moves piece
@@ -113,6 +113,19 @@ pub fn reference(text: &str, pairs: &[(String, String)]) -> (Vec<Step>, Option<(
     (steps, None)
 }
 
+/// A tag scanner that appends chunks of at most `whole_chunk` bytes to its carry whole and
+/// decides the carry with the first bytes of longer ones (its default is 4096 bytes, longer
+/// than the cases).
+///
+/// ```
+/// use extract_between::tags::{TagEvents, TagSet};
+/// let mut s = extract_between::testing::tags::scanner(&TagSet::new([("[", "]")]).unwrap(), 0);
+/// assert!(s.feed(b"x[a]", &mut TagEvents::new()).unwrap().is_continue());
+/// ```
+pub fn scanner(tags: &TagSet, whole_chunk: usize) -> TagScanner {
+    TagScanner::new(tags).with_whole_chunk(whole_chunk)
+}
+
 /// A random text, 1 to 4 pairs with distinct starts (often taken from the text, often
 /// sharing a prefix), and a chunk plan that cuts characters and markers anywhere.
 #[derive(Clone, Debug)]
@@ -123,6 +136,8 @@ pub struct TagCase {
     pub pairs: Vec<(String, String)>,
     /// Chunk sizes in bytes, cycled.
     pub chunks: Vec<usize>,
+    /// Chunks up to this size join a carry whole (see [`scanner`]).
+    pub whole_chunk: usize,
 }
 
 fn pieces(g: &mut Gen, max: usize) -> String {
@@ -177,10 +192,12 @@ impl Arbitrary for TagCase {
         }
         let plan = 1 + usize::arbitrary(g) % 6;
         let chunks = (0..plan).map(|_| 1 + usize::arbitrary(g) % 12).collect();
+        let whole_chunk = *g.choose(&[0, 1, 3, 8, 4096]).unwrap();
         TagCase {
             text,
             pairs,
             chunks,
+            whole_chunk,
         }
     }
 
