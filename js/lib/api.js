@@ -3,3 +3,4 @@ export { ExtractBetweenError, InvalidInput, MatchTooLarge, UnclosedStartMarker }
 export { extract, findAll, limits } from "./once.js";
 export { DEFAULT_MAX_MATCH_BYTES, Scanner } from "./scanner.js";
 export { extractStream } from "./stream.js";
+export { Tags, TagScanner } from "./tags.js";

@@ -179,6 +179,10 @@ export declare class UnclosedStartMarker<M = string | Match | MatchEvent> extend
    * which call threw assigns them to `string[]` or `Match[]` without a cast.
    */
   readonly matches: M[];
+  /** From a `Tags` scan: the pair left open. */
+  readonly tag?: number;
+  /** From a `TagScanner`: the events its last call decided before the error. */
+  readonly events?: TagEvent[];
 }
 
 /** A match longer than a scanner's `maxMatchBytes`. */
@@ -192,4 +196,51 @@ export declare class MatchTooLarge extends ExtractBetweenError {
   readonly limit: number;
   /** The call's matches before it. */
   readonly matches: Match[];
+}
+
+/** One step of a tagged text: a pair's start marker, a piece of its match, its end marker, or
+ * (with `{ outside: true }`) text outside every match. Offsets span the marker or piece in the
+ * whole input, in UTF-16 code units (`start`, `end`) and UTF-8 bytes. */
+export interface TagEvent {
+  kind: "open" | "text" | "close" | "outside";
+  /** The pair's index in the set; `null` for outside text. */
+  tag: number | null;
+  /** The piece, on `"text"` and `"outside"` events. */
+  text?: string;
+  start: number;
+  end: number;
+  byteStart: number;
+  byteEnd: number;
+}
+
+export interface TagOptions {
+  /** Also answer the text outside every match (`kind: "outside"`). */
+  outside?: boolean;
+}
+
+/**
+ * A set of 1 to 64 marker pairs followed in one pass: from each position the leftmost start
+ * marker opens a match (the longest where several begin there) and that pair's end closes it.
+ *
+ * @example
+ * const tags = new Tags([["<think>", "</think>"], ["<tool_call>", "</tool_call>"]]);
+ * tags.findAll("<think>hm</think>Hi<tool_call>{}</tool_call>"); // [{ tag: 0, text: "hm" }, { tag: 1, text: "{}" }]
+ */
+export declare class Tags {
+  constructor(pairs: ReadonlyArray<readonly [string, string]>);
+  /** The pairs, as given. */
+  readonly pairs: [string, string][];
+  /** Every match, in order, with its pair's index. */
+  findAll(text: string): { tag: number; text: string }[];
+  /** A resumable scanner of this set. */
+  scanner(options?: TagOptions): TagScanner;
+  /** The scanner as a `TransformStream` from chunks to events. */
+  stream(options?: TagOptions): TransformStream<Chunk, TagEvent>;
+}
+
+/** A tag set's resumable scanner: `feed` chunks, then `finish`; each call answers its events. */
+export declare class TagScanner {
+  private constructor();
+  feed(chunk: Chunk): TagEvent[];
+  finish(): TagEvent[];
 }

@@ -4,7 +4,11 @@ any chunking, with its refusals naming the pair and the marker."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import pickle
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -214,3 +218,34 @@ def test_events_of_tags_pickle_with_their_pair():
     event = eb.Tags([("[", "]")]).scanner().feed("[a")[1]
     assert pickle.loads(pickle.dumps(event)) == event
     assert event.tag == 0 and "tag=0" in repr(event)
+
+
+VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "testdata")
+
+
+def as_dict(e: eb.Event) -> dict[str, object]:
+    out: dict[str, object] = {"kind": e.kind, "tag": e.tag, "utf16": [e.utf16_start, e.utf16_end], "bytes": [e.byte_start, e.byte_end]}
+    if e.text is not None:
+        out["text"] = e.text
+    return out
+
+
+def test_the_shared_vectors_answer_feed_by_feed():
+    with open(os.path.join(VECTORS, "tags.json"), encoding="utf-8") as f:
+        cases = json.load(f)["cases"]
+    assert len(cases) >= 20
+    for case in cases:
+        scanner = eb.Tags([tuple(p) for p in case["pairs"]]).scanner(outside=case["outside"])
+        answers = [[as_dict(e) for e in scanner.feed(chunk)] for chunk in case["chunks"]]
+        try:
+            answers.append([as_dict(e) for e in scanner.finish()])
+            error = None
+        except eb.UnclosedStartMarker as e:
+            answers.append([as_dict(x) for x in e.events])
+            error = {"tag": e.tag, "utf16": e.offset, "bytes": e.byte_offset}
+        assert answers == case["answers"], case["name"]
+        assert error == case["error"], case["name"]
+
+
+def test_the_vectors_are_what_their_generator_writes():
+    subprocess.run([sys.executable, os.path.join(VECTORS, "tags.py"), "--check"], check=True)

@@ -309,3 +309,64 @@ fn an_invalid_byte_after_a_carried_prefix_is_named_exactly() {
     );
     assert_eq!(steps(&events), [Step::Outside("\0\0\0\u{1}\0\0\0".into())]);
 }
+
+/// The shared vectors (`testdata/tags.json`, written by `testdata/tags.py` from the rule, and
+/// read by Python's and JavaScript's suites too): each feed's exact events.
+#[test]
+fn the_shared_vectors_answer_feed_by_feed() {
+    use serde_json::{Value, json};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/tags.json");
+    let doc = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let doc: Value = serde_json::from_str(&doc).unwrap();
+    let cases = doc["cases"].as_array().unwrap();
+    assert!(cases.len() >= 20);
+    for case in cases {
+        let pairs: Vec<(String, String)> = case["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p[0].as_str().unwrap().to_owned(),
+                    p[1].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let tags = TagSet::new(pairs).unwrap();
+        let mut scanner = TagScanner::new(&tags);
+        let mut sink = if case["outside"].as_bool().unwrap() {
+            TagEvents::new()
+        } else {
+            TagEvents::without_outside()
+        };
+        let as_json = |sink: &mut TagEvents| -> Value {
+            sink.drain()
+                .map(|e| {
+                    let [a, b] = e.span();
+                    let mut v = json!({"kind": e.kind(), "tag": e.tag(), "utf16": [a.utf16, b.utf16], "bytes": [a.byte, b.byte]});
+                    if let Some(text) = e.text() {
+                        v["text"] = json!(text);
+                    }
+                    v
+                })
+                .collect()
+        };
+        let mut answers = Vec::new();
+        for chunk in case["chunks"].as_array().unwrap() {
+            scanner
+                .feed(chunk.as_str().unwrap().as_bytes(), &mut sink)
+                .unwrap();
+            answers.push(as_json(&mut sink));
+        }
+        let error = match scanner.finish(&mut sink) {
+            Ok(()) => Value::Null,
+            Err(ScanError::Unclosed { marker }) => {
+                json!({"tag": scanner.open_tag(), "utf16": marker.utf16, "bytes": marker.byte})
+            }
+            Err(e) => panic!("{}: {e}", case["name"]),
+        };
+        answers.push(as_json(&mut sink));
+        assert_eq!(Value::Array(answers), case["answers"], "{}", case["name"]);
+        assert_eq!(error, case["error"], "{}", case["name"]);
+    }
+}

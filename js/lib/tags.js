@@ -1,0 +1,523 @@
+// `Tags`: several marker pairs followed in one pass, and the text outside them, on the
+// JavaScript side: a model's reply arrives as string tokens, and crossing into the
+// WebAssembly module for each would cost more than the search. The semantics are the
+// library's `tags` module's (held equal by the shared vectors, testdata/tags.json): from each
+// position the leftmost start marker opens a match (the longest where several begin there),
+// that pair's end closes it; a feed's decided text comes as one piece, and only a suffix that
+// may begin the marker sought is held.
+import { InvalidInput, UnclosedStartMarker } from "./errors.js";
+import { checkWellFormed } from "./memory.js";
+import { checkMarker, describe } from "./once.js";
+
+/** The most pairs a tag set holds, and a marker's most UTF-8 bytes (the card's). */
+const MAX_TAGS = 64;
+const MAX_MARKER_BYTES = 4096;
+
+/**
+ * The UTF-8 length of a well-formed string.
+ * @param {string} text
+ */
+function bytesOf(text) {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    // Below 0x800 two bytes; a surrogate pair's two units four; the rest three.
+    if (u >= 0x80) n += u < 0x800 || (u >= 0xd800 && u <= 0xdfff) ? 1 : 2;
+  }
+  return n;
+}
+
+/**
+ * The pairs, checked: 1 to 64 `[start, end]` string pairs, markers 1 to 4096 UTF-8 bytes,
+ * starts distinct; `InvalidInput` names the pair and the marker.
+ * @param {unknown} pairs
+ * @returns {[string, string][]}
+ */
+function checkPairs(pairs) {
+  if (!Array.isArray(pairs)) {
+    throw new InvalidInput("pairs", `pairs must be an array of [start, end] pairs (it is ${describe(pairs)})`);
+  }
+  if (pairs.length === 0) throw new InvalidInput("pairs", "a tag set needs at least one [start, end] pair");
+  if (pairs.length > MAX_TAGS) {
+    throw new InvalidInput("pairs", `a tag set holds at most ${MAX_TAGS} pairs (it has ${pairs.length})`);
+  }
+  /** @type {[string, string][]} */
+  const out = [];
+  pairs.forEach((pair, i) => {
+    if (!Array.isArray(pair) || pair.length !== 2) {
+      throw new InvalidInput(`pairs[${i}]`, `pairs[${i}] must be a [start, end] pair (it is ${describe(pair)})`);
+    }
+    pair.forEach((marker, j) => {
+      const field = `pairs[${i}][${j}]`;
+      checkMarker(marker, field);
+      const which = j === 0 ? "start" : "end";
+      if (marker.length === 0) throw new InvalidInput(field, `pair ${i}'s ${which} must be a non-empty string`);
+      const len = bytesOf(marker);
+      if (len > MAX_MARKER_BYTES) {
+        throw new InvalidInput(field, `pair ${i}'s ${which} must be at most ${MAX_MARKER_BYTES} UTF-8 bytes long (it is ${len} bytes)`);
+      }
+    });
+    const first = out.findIndex(([start]) => start === pair[0]);
+    if (first >= 0) {
+      throw new InvalidInput(
+        `pairs[${i}][0]`,
+        `pair ${i}'s start marker ${JSON.stringify(pair[0])} is pair ${first}'s: start markers must be distinct`,
+      );
+    }
+    out.push([pair[0], pair[1]]);
+  });
+  return out;
+}
+
+/**
+ * A set of 1 to 64 marker pairs `[start, end]` followed in one pass: from each position the
+ * leftmost start marker opens a match (the longest where several begin at one place), and
+ * that pair's end marker closes it; start markers inside a match are its text. Start markers
+ * must be distinct; an end may repeat or equal any start. One pair is exactly the card's.
+ *
+ * @example
+ * import { Tags } from "extract-between";
+ * const tags = new Tags([["<think>", "</think>"], ["<tool_call>", "</tool_call>"]]);
+ * tags.findAll("<think>2+2?</think>Four.<tool_call>{}</tool_call>"); // → [{ tag: 0, text: "2+2?" }, { tag: 1, text: "{}" }]
+ * const s = tags.scanner({ outside: true });
+ * s.feed("<think>hm</th").map((e) => e.kind);   // → ["open", "text"]
+ * s.feed("ink>Four.").map((e) => e.text);       // → [undefined, "Four."]
+ */
+export class Tags {
+  /** @type {[string, string][]} */
+  #pairs;
+
+  /** @param {[string, string][]} pairs */
+  constructor(pairs) {
+    this.#pairs = checkPairs(pairs);
+  }
+
+  /** The pairs, as given. */
+  get pairs() {
+    return this.#pairs.map(([start, end]) => [start, end]);
+  }
+
+  /**
+   * Every match of `text`, in order, as `{ tag, text }` (`tag` the pair's index). A start
+   * marker with no end after it throws `UnclosedStartMarker` with the matches before it and
+   * the pair on `tag`.
+   * @param {string} text
+   */
+  findAll(text) {
+    if (typeof text !== "string") throw new InvalidInput("text", `text must be a string (it is ${describe(text)})`);
+    checkWellFormed(text, "text");
+    const search = new Starts(this.#pairs);
+    /** @type {{ tag: number, text: string }[]} */
+    const found = [];
+    for (let pos = 0; ; ) {
+      const tag = search.next(text, pos);
+      if (tag < 0) return found;
+      const [start, end] = this.#pairs[tag];
+      const from = search.at + start.length;
+      const e = text.indexOf(end, from);
+      if (e < 0) throw unclosed(text.slice(0, search.at), search.at, tag, found);
+      found.push({ tag, text: text.slice(from, e) });
+      pos = e + end.length;
+    }
+  }
+
+  /**
+   * A resumable scanner of this set: `feed` it chunks (strings, or bytes cut anywhere), then
+   * `finish`; each call answers the events it decided. With `{ outside: true }` the text
+   * outside every match comes too (`kind: "outside"`, `tag: null`).
+   * @param {{ outside?: boolean }} [options]
+   */
+  scanner(options) {
+    return new TagScanner(this.#pairs, outsideOf(options));
+  }
+
+  /**
+   * The scanner as a `TransformStream` from chunks to events, for `fetch` bodies and
+   * `ReadableStream.pipeThrough`.
+   * @param {{ outside?: boolean }} [options]
+   */
+  stream(options) {
+    const scanner = this.scanner(options);
+    /** @param {() => object[]} call @param {TransformStreamDefaultController<object>} controller */
+    const run = (call, controller) => {
+      try {
+        for (const event of call()) controller.enqueue(event);
+      } catch (e) {
+        for (const event of /** @type {any} */ (e).events ?? []) controller.enqueue(event);
+        throw e;
+      }
+    };
+    return new TransformStream({
+      transform: (chunk, controller) => run(() => scanner.feed(chunk), controller),
+      flush: (controller) => run(() => scanner.finish(), controller),
+    });
+  }
+}
+
+/** @param {unknown} options */
+function outsideOf(options) {
+  if (options === undefined) return false;
+  if (options === null || typeof options !== "object") {
+    throw new InvalidInput("options", `options must be an object (it is ${describe(options)})`);
+  }
+  const { outside = false } = /** @type {any} */ (options);
+  if (typeof outside !== "boolean") throw new InvalidInput("outside", `outside must be a boolean (it is ${describe(outside)})`);
+  return outside;
+}
+
+/**
+ * `UnclosedStartMarker` for pair `tag`'s start at UTF-16 offset `at` (`before` the text
+ * before it), with `found` and the pair.
+ * @param {string} before
+ * @param {number} at
+ * @param {number} tag
+ * @param {unknown[]} found
+ */
+function unclosed(before, at, tag, found) {
+  const byteOffset = bytesOf(before);
+  const error = new UnclosedStartMarker(
+    `unclosed start marker of pair ${tag} at UTF-16 offset ${at} (byte offset ${byteOffset})`,
+    at,
+    byteOffset,
+    found,
+  );
+  return Object.assign(error, { tag });
+}
+
+/** The leftmost start marker from a position, each marker's next place remembered. */
+class Starts {
+  /** @param {[string, string][]} pairs */
+  constructor(pairs) {
+    this.starts = pairs.map(([start]) => start);
+    /** Where each start marker next begins in the text searched, -1 for nowhere. */
+    this.places = this.starts.map(() => -2);
+    /** Where the last answer's marker begins. */
+    this.at = -1;
+    this.longest = Math.max(...this.starts.map((s) => s.length));
+  }
+
+  /** Forgets the places (a new text). */
+  reset() {
+    this.places.fill(-2);
+  }
+
+  /**
+   * The pair whose start marker begins leftmost in `text` from `pos` (the longest there),
+   * or -1; where it begins is `this.at`.
+   * @param {string} text
+   * @param {number} pos
+   */
+  next(text, pos) {
+    let best = -1;
+    let at = Infinity;
+    for (let k = 0; k < this.starts.length; k++) {
+      let place = this.places[k];
+      if (place === -1) continue;
+      if (place < pos) {
+        place = text.indexOf(this.starts[k], pos);
+        this.places[k] = place;
+        if (place < 0) continue;
+      }
+      if (place < at || (place === at && this.starts[k].length > this.starts[best].length)) {
+        best = k;
+        at = place;
+      }
+    }
+    this.at = at;
+    return best;
+  }
+}
+
+/**
+ * Where the longest suffix of `text[from..]` that is a proper prefix of one of `markers`
+ * begins (`text.length` when none does): that much may begin a marker the next chunk ends.
+ * @param {string} text
+ * @param {number} from
+ * @param {string[]} markers
+ * @param {number} longest
+ */
+function openSuffix(text, from, markers, longest) {
+  for (let h = Math.max(from, text.length - longest + 1); h < text.length; h++) {
+    const rest = text.length - h;
+    for (const m of markers) {
+      if (m.length > rest && m.charCodeAt(0) === text.charCodeAt(h) && m.startsWith(text.slice(h))) return h;
+    }
+  }
+  return text.length;
+}
+
+/**
+ * A tag set's resumable scanner (see `Tags.scanner`).
+ */
+export class TagScanner {
+  #pairs;
+  #outside;
+  #starts;
+  /** Undecided text: what may begin the marker sought. */
+  #held = "";
+  /** A high surrogate that ended the last string chunk. */
+  #high = "";
+  /** A character cut at the end of the last bytes chunk. */
+  #bytes = new Uint8Array(0);
+  /** The open match's pair, or -1 outside. */
+  #tag = -1;
+  #openAt = { start: 0, byteStart: 0 };
+  /** Where the first undecided unit lies. */
+  #at = 0;
+  #byteAt = 0;
+  /** Why the scanner ended, once it has. */
+  #ended = "";
+  #decoder = new TextDecoder("utf-8", { fatal: true });
+
+  /**
+   * @param {[string, string][]} pairs
+   * @param {boolean} outside
+   */
+  constructor(pairs, outside) {
+    this.#pairs = pairs;
+    this.#outside = outside;
+    this.#starts = new Starts(pairs);
+  }
+
+  /**
+   * Scans the next chunk (a string, or bytes cut anywhere); answers the events it decided.
+   * @param {string | ArrayBuffer | ArrayBufferView} chunk
+   */
+  feed(chunk) {
+    this.#live("feed");
+    /** @type {object[]} */
+    const out = [];
+    let text;
+    if (typeof chunk === "string") {
+      text = this.#high + chunk;
+      this.#high = "";
+      const last = text.charCodeAt(text.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) {
+        this.#high = text.slice(-1);
+        text = text.slice(0, -1);
+      }
+      this.#guard(out, () => checkWellFormed(text, "chunk", this.#at + this.#held.length));
+    } else {
+      text = this.#decode(chunk, out);
+    }
+    this.#run(this.#held + text, false, out);
+    return out;
+  }
+
+  /** Ends the input: answers the last events, or throws `UnclosedStartMarker` (with them on
+   * `events`, the pair on `tag`) for a start with no end after it. */
+  finish() {
+    this.#live("finish");
+    /** @type {object[]} */
+    const out = [];
+    if (this.#high) this.#guard(out, () => checkWellFormed(this.#high, "chunk", this.#at + this.#held.length));
+    this.#run(this.#held, true, out);
+    if (this.#bytes.length > 0) this.#invalid(out, this.#byteAt, "ends inside a character");
+    if (this.#tag >= 0) {
+      this.#ended = "it threw an error";
+      const { start, byteStart } = this.#openAt;
+      const error = new UnclosedStartMarker(
+        `unclosed start marker of pair ${this.#tag} at UTF-16 offset ${start} (byte offset ${byteStart})`,
+        start,
+        byteStart,
+        [],
+      );
+      throw Object.assign(error, { tag: this.#tag, events: out });
+    }
+    this.#ended = "finish() ended its input";
+    return out;
+  }
+
+  /**
+   * Decides what `text` (the held text and the chunk) can, appending events to `out`; at
+   * the end of input, all of it. Keeps the rest.
+   * @param {string} text
+   * @param {boolean} end
+   * @param {object[]} out
+   */
+  #run(text, end, out) {
+    const starts = this.#starts;
+    starts.reset();
+    let i = 0;
+    for (;;) {
+      if (this.#tag < 0) {
+        const tag = starts.next(text, i);
+        const s = starts.at;
+        if (tag >= 0 && (end || s + starts.longest <= text.length || s < openSuffix(text, i, starts.starts, starts.longest))) {
+          if (s > i) this.#piece(out, null, text.slice(i, s));
+          const marker = this.#pairs[tag][0];
+          this.#openAt = { start: this.#at, byteStart: this.#byteAt };
+          out.push(this.#span("open", tag, marker));
+          this.#tag = tag;
+          i = s + marker.length;
+          continue;
+        }
+        const h = end ? text.length : openSuffix(text, i, starts.starts, starts.longest);
+        if (h > i) this.#piece(out, null, text.slice(i, h));
+        i = h;
+        break;
+      }
+      const tag = this.#tag;
+      const marker = this.#pairs[tag][1];
+      const e = text.indexOf(marker, i);
+      if (e >= 0) {
+        if (e > i) this.#piece(out, tag, text.slice(i, e));
+        out.push(this.#span("close", tag, marker));
+        this.#tag = -1;
+        i = e + marker.length;
+        continue;
+      }
+      const h = end ? text.length : openSuffix(text, i, [marker], marker.length);
+      if (h > i) this.#piece(out, tag, text.slice(i, h));
+      i = h;
+      break;
+    }
+    this.#held = text.slice(i);
+  }
+
+  /**
+   * An outside (`tag` null) or text piece, when wanted.
+   * @param {object[]} out
+   * @param {number | null} tag
+   * @param {string} text
+   */
+  #piece(out, tag, text) {
+    if (tag === null && !this.#outside) {
+      this.#advance(text);
+      return;
+    }
+    const event = this.#span(tag === null ? "outside" : "text", tag, text);
+    out.push(Object.assign(event, { text }));
+  }
+
+  /**
+   * An event spanning `text` from where the scan stands, which moves past it.
+   * @param {string} kind
+   * @param {number | null} tag
+   * @param {string} text
+   */
+  #span(kind, tag, text) {
+    const start = this.#at;
+    const byteStart = this.#byteAt;
+    this.#advance(text);
+    return { kind, tag, start, end: this.#at, byteStart, byteEnd: this.#byteAt };
+  }
+
+  /** @param {string} text */
+  #advance(text) {
+    this.#at += text.length;
+    this.#byteAt += bytesOf(text);
+  }
+
+  /**
+   * A bytes chunk as text: a character cut at its end waits for the next; bytes that are not
+   * UTF-8 end the scan with their offset, after the text before them.
+   * @param {ArrayBuffer | ArrayBufferView} chunk
+   * @param {object[]} out
+   */
+  #decode(chunk, out) {
+    let view;
+    if (ArrayBuffer.isView(chunk)) view = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    else if (chunk instanceof ArrayBuffer) view = new Uint8Array(chunk);
+    else {
+      this.#ended = "it threw an error";
+      throw new InvalidInput("chunk", `chunk must be a string or bytes (it is ${describe(chunk)})`);
+    }
+    const bytes = new Uint8Array(this.#bytes.length + view.length);
+    bytes.set(this.#bytes);
+    bytes.set(view, this.#bytes.length);
+    const cut = cutAt(bytes);
+    this.#bytes = bytes.slice(cut);
+    try {
+      return this.#decoder.decode(bytes.subarray(0, cut));
+    } catch {
+      const valid = validUpTo(bytes);
+      const before = this.#decoder.decode(bytes.subarray(0, valid));
+      this.#run(this.#held + before, true, out);
+      this.#invalid(out, this.#byteAt, "");
+    }
+    return "";
+  }
+
+  /**
+   * Ends the scan for bytes that are not UTF-8 at `byteOffset`.
+   * @param {object[]} out
+   * @param {number} byteOffset
+   * @param {string} how
+   * @returns {never}
+   */
+  #invalid(out, byteOffset, how) {
+    this.#ended = "it threw an error";
+    const message = how ? `chunk: invalid UTF-8: input ${how} that starts at byte offset ${byteOffset}` : `chunk: invalid UTF-8 at byte offset ${byteOffset}`;
+    throw Object.assign(new InvalidInput("chunk", message, { byteOffset, code: "invalid_utf8" }), { events: out });
+  }
+
+  /**
+   * Runs a check; its error ends the scanner, with the call's events on it.
+   * @param {object[]} out
+   * @param {() => void} check
+   */
+  #guard(out, check) {
+    try {
+      check();
+    } catch (e) {
+      this.#ended = "it threw an error";
+      throw Object.assign(/** @type {object} */ (e), { events: out });
+    }
+  }
+
+  /** @param {string} method */
+  #live(method) {
+    if (this.#ended) {
+      throw new InvalidInput("scanner", `TagScanner.${method}() was called after ${this.#ended}: a scanner reads one input; make a new one for the next`, {
+        code: "scanner_ended",
+      });
+    }
+  }
+}
+
+/**
+ * Where a character cut by the end of `bytes` begins (its length when none is).
+ * @param {Uint8Array} bytes
+ */
+function cutAt(bytes) {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const b = bytes[bytes.length - back];
+    if ((b & 0xc0) === 0x80) continue;
+    const n = b < 0x80 ? 1 : b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xc2 && b <= 0xdf ? 2 : 1;
+    return n > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
+}
+
+/**
+ * How many of `bytes` are whole, valid UTF-8 characters from the start.
+ * @param {Uint8Array} bytes
+ */
+function validUpTo(bytes) {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    let n;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b < 0x80) n = 1;
+    else if (b >= 0xc2 && b <= 0xdf) n = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      n = 3;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      n = 4;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    if (i + n > bytes.length) return i;
+    for (let k = 1; k < n; k++) {
+      const c = bytes[i + k];
+      if (c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += n;
+  }
+  return i;
+}
