@@ -14,6 +14,12 @@ const MAX_TAGS = 64;
 const MAX_MARKER_BYTES = 4096;
 
 /**
+ * Whether `text` holds no lone surrogate (false where the engine cannot say cheaply).
+ * @param {string} text
+ */
+const wellFormed = typeof "".isWellFormed === "function" ? (/** @type {string} */ text) => text.isWellFormed() : () => false;
+
+/**
  * The UTF-8 length of a well-formed string.
  * @param {string} text
  */
@@ -110,10 +116,11 @@ export class Tags {
     /** @type {{ tag: number, text: string }[]} */
     const found = [];
     for (let pos = 0; ; ) {
-      const tag = search.next(text, pos);
+      const tag = search.decide(text, pos, true);
       if (tag < 0) return found;
-      const [start, end] = this.#pairs[tag];
-      const from = search.at + start.length;
+      const pair = this.#pairs[tag];
+      const end = pair[1];
+      const from = search.at + pair[0].length;
       const e = text.indexOf(end, from);
       if (e < 0) throw unclosed(text.slice(0, search.at), search.at, tag, found);
       found.push({ tag, text: text.slice(from, e) });
@@ -194,6 +201,78 @@ class Starts {
     /** Where the last answer's marker begins. */
     this.at = -1;
     this.longest = Math.max(...this.starts.map((s) => s.length));
+    /** The distinct first units of the start markers, when few: a text without any of them
+     * holds no start marker, which one `includes` each tells. */
+    const firsts = [...new Set(this.starts.map((s) => s[0]))];
+    this.firsts = firsts.length <= 3 ? firsts : null;
+    /** For each first unit, its markers' pairs, longest marker first. */
+    this.byFirst = new Map(firsts.map((c) => [c, this.starts.map((_, tag) => tag).filter((tag) => this.starts[tag][0] === c)]));
+    for (const tags of this.byFirst.values()) tags.sort((a, b) => this.starts[b].length - this.starts[a].length);
+  }
+
+  /**
+   * The next decision in `text` from `i`: a start marker that opens a match (its pair, and
+   * where it begins in `this.at`), or -1 with `this.at` where the undecided rest begins
+   * (`text.length` when all of it is outside text). At the end of input (`end`) nothing is
+   * undecided.
+   * @param {string} text
+   * @param {number} i
+   * @param {boolean} end
+   */
+  decide(text, i, end) {
+    if (this.firsts === null) {
+      const tag = this.next(text, i);
+      const s = this.at;
+      if (tag >= 0 && (end || s + this.longest <= text.length || s < openSuffix(text, i, this.starts, this.longest))) return tag;
+      this.at = end ? text.length : openSuffix(text, i, this.starts, this.longest);
+      return -1;
+    }
+    // A place where a first unit is, then its markers there, longest first: the first that
+    // matches wins, unless a longer one may still, when the text ends too soon to say.
+    for (let p = this.candidate(text, i); p >= 0; p = this.candidate(text, p + 1)) {
+      const rest = text.length - p;
+      const tags = /** @type {number[]} */ (this.byFirst.get(text[p]));
+      for (let k = 0; k < tags.length; k++) {
+        const marker = this.starts[tags[k]];
+        if (marker.length > rest) {
+          if (!end && marker.startsWith(text.slice(p))) {
+            this.at = p;
+            return -1;
+          }
+        } else if (text.startsWith(marker, p)) {
+          this.at = p;
+          return tags[k];
+        }
+      }
+    }
+    this.at = text.length;
+    return -1;
+  }
+
+  /**
+   * Where the first of the first units is in `text` from `from`, or -1.
+   * @param {string} text
+   * @param {number} from
+   */
+  candidate(text, from) {
+    const firsts = /** @type {string[]} */ (this.firsts);
+    let best = text.indexOf(firsts[0], from);
+    for (let k = 1; k < firsts.length; k++) {
+      const at = text.indexOf(firsts[k], from);
+      if (at >= 0 && (best < 0 || at < best)) best = at;
+    }
+    return best;
+  }
+
+  /**
+   * Whether `text` holds none of the start markers' first units (false when unknown).
+   * @param {string} text
+   */
+  absent(text) {
+    const firsts = this.firsts;
+    if (firsts === null) return false;
+    for (let k = 0; k < firsts.length; k++) if (text.includes(firsts[k])) return false;
+    return true;
   }
 
   /** Forgets the places (a new text). */
@@ -238,9 +317,11 @@ class Starts {
  */
 function openSuffix(text, from, markers, longest) {
   for (let h = Math.max(from, text.length - longest + 1); h < text.length; h++) {
+    const unit = text.charCodeAt(h);
     const rest = text.length - h;
-    for (const m of markers) {
-      if (m.length > rest && m.charCodeAt(0) === text.charCodeAt(h) && m.startsWith(text.slice(h))) return h;
+    for (let k = 0; k < markers.length; k++) {
+      const m = markers[k];
+      if (m.charCodeAt(0) === unit && m.length > rest && m.startsWith(text.slice(h))) return h;
     }
   }
   return text.length;
@@ -296,12 +377,32 @@ export class TagScanner {
         this.#high = text.slice(-1);
         text = text.slice(0, -1);
       }
-      this.#guard(out, () => checkWellFormed(text, "chunk", this.#at + this.#held.length));
+      // The check's call only where a lone surrogate may be: a closure a token costs.
+      if (!wellFormed(text)) this.#guard(out, () => checkWellFormed(text, "chunk", this.#at + this.#held.length));
     } else {
       text = this.#decode(chunk, out);
     }
+    if (this.#held === "" && text !== "" && this.#plain(text, out)) return out;
     this.#run(this.#held + text, false, out);
     return out;
+  }
+
+  /**
+   * A token that can end nothing and begin nothing (none of the first units of the markers
+   * sought): one piece, without a search. Answers whether it was.
+   * @param {string} text
+   * @param {object[]} out
+   */
+  #plain(text, out) {
+    if (this.#tag < 0) {
+      if (!this.#starts.absent(text)) return false;
+      this.#piece(out, null, text);
+      return true;
+    }
+    const pair = this.#pairs[this.#tag];
+    if (text.includes(pair[1][0])) return false;
+    this.#piece(out, this.#tag, text);
+    return true;
   }
 
   /** Ends the input: answers the last events, or throws `UnclosedStartMarker` (with them on
@@ -337,13 +438,13 @@ export class TagScanner {
    */
   #run(text, end, out) {
     const starts = this.#starts;
-    starts.reset();
+    if (starts.firsts === null) starts.reset();
     let i = 0;
     for (;;) {
       if (this.#tag < 0) {
-        const tag = starts.next(text, i);
+        const tag = starts.decide(text, i, end);
         const s = starts.at;
-        if (tag >= 0 && (end || s + starts.longest <= text.length || s < openSuffix(text, i, starts.starts, starts.longest))) {
+        if (tag >= 0) {
           if (s > i) this.#piece(out, null, text.slice(i, s));
           const marker = this.#pairs[tag][0];
           this.#openAt = { start: this.#at, byteStart: this.#byteAt };
@@ -352,9 +453,8 @@ export class TagScanner {
           i = s + marker.length;
           continue;
         }
-        const h = end ? text.length : openSuffix(text, i, starts.starts, starts.longest);
-        if (h > i) this.#piece(out, null, text.slice(i, h));
-        i = h;
+        if (s > i) this.#piece(out, null, text.slice(i, s));
+        i = s;
         break;
       }
       const tag = this.#tag;
@@ -382,12 +482,12 @@ export class TagScanner {
    * @param {string} text
    */
   #piece(out, tag, text) {
-    if (tag === null && !this.#outside) {
-      this.#advance(text);
-      return;
-    }
-    const event = this.#span(tag === null ? "outside" : "text", tag, text);
-    out.push(Object.assign(event, { text }));
+    const start = this.#at;
+    const byteStart = this.#byteAt;
+    this.#advance(text);
+    if (tag === null && !this.#outside) return;
+    const kind = tag === null ? "outside" : "text";
+    out.push({ kind, tag, text, start, end: this.#at, byteStart, byteEnd: this.#byteAt });
   }
 
   /**

@@ -98,3 +98,85 @@ test("bad sets and chunks are refused naming the pair, the marker or the byte", 
   );
   assert.throws(() => scanner.feed("more"), (e) => e.code === "scanner_ended");
 });
+
+/** The rule, a unit at a time: the steps, adjacent pieces joined, and the unclosed pair. */
+function reference(text, pairs) {
+  const steps = [];
+  const push = (kind, tag, piece) => {
+    const last = steps.at(-1);
+    if (piece !== undefined && last && last.kind === kind && last.tag === tag) last.text += piece;
+    else steps.push(piece === undefined ? { kind, tag } : { kind, tag, text: piece });
+  };
+  let i = 0;
+  let from = 0;
+  while (i < text.length) {
+    let tag = -1;
+    pairs.forEach(([start], k) => {
+      if (text.startsWith(start, i) && (tag < 0 || start.length > pairs[tag][0].length)) tag = k;
+    });
+    if (tag < 0) {
+      i++;
+      continue;
+    }
+    if (from < i) push("outside", null, text.slice(from, i));
+    push("open", tag);
+    const content = i + pairs[tag][0].length;
+    const e = text.indexOf(pairs[tag][1], content);
+    if (e < 0) {
+      if (content < text.length) push("text", tag, text.slice(content));
+      return { steps, unclosed: { tag, offset: i } };
+    }
+    if (e > content) push("text", tag, text.slice(content, e));
+    push("close", tag);
+    i = from = e + pairs[tag][1].length;
+  }
+  if (from < text.length) push("outside", null, text.slice(from));
+  return { steps, unclosed: null };
+}
+
+test("random texts, sets and chunkings give the rule's events", () => {
+  let seed = 42;
+  const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  const alphabet = ["a", "b", "<", ">", "/", "é", "😀", "「", "」", "x", "y", "z"];
+  const word = (max) => Array.from({ length: rand(max + 1) }, () => alphabet[rand(alphabet.length)]).join("");
+  for (let round = 0; round < 3000; round++) {
+    const text = word(40);
+    const pairs = [];
+    for (let n = 1 + rand(6); pairs.length < n; ) {
+      const start = word(3) || "<";
+      if (pairs.some(([s]) => s === start)) break;
+      pairs.push([start, rand(5) === 0 && pairs.length ? pairs[0][1] : word(3) || ">"]);
+    }
+    const want = reference(text, pairs);
+    const scanner = new Tags(pairs).scanner({ outside: true });
+    const got = [];
+    let unclosed = null;
+    for (let at = 0; at < text.length; ) {
+      const size = 1 + rand(6);
+      got.push(...scanner.feed(text.slice(at, at + size)));
+      at += size;
+    }
+    try {
+      got.push(...scanner.finish());
+    } catch (e) {
+      got.push(...e.events);
+      unclosed = { tag: e.tag, offset: e.offset };
+    }
+    const joined = [];
+    for (const e of got) {
+      const last = joined.at(-1);
+      if (e.text !== undefined && last && last.kind === e.kind && last.tag === e.tag) last.text += e.text;
+      else joined.push(e.text === undefined ? { kind: e.kind, tag: e.tag } : { kind: e.kind, tag: e.tag, text: e.text });
+    }
+    const context = JSON.stringify({ text, pairs });
+    assert.deepEqual(joined, want.steps, context);
+    assert.deepEqual(unclosed, want.unclosed, context);
+    let found;
+    try {
+      found = new Tags(pairs).findAll(text);
+    } catch (e) {
+      found = e.matches;
+    }
+    assert.equal(found.length, want.steps.filter((s) => s.kind === "close").length, context);
+  }
+});

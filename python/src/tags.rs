@@ -6,7 +6,7 @@ use crate::events::Event;
 use crate::{detach, errors, input};
 use core::ops::ControlFlow;
 use extract_between::ScanError;
-use extract_between::tags::{TagEvents, TagScanner as Scanner, TagSet};
+use extract_between::tags::{TagEvents, TagMatch, TagScanner as Scanner, TagSet};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
@@ -91,28 +91,14 @@ impl Tags {
             given.as_str(py, "text")?
         };
         let set = &self.set;
-        let found = detach::if_long(py, text.len(), || {
-            set.find_all(text)
-                .map(|m| m.iter().map(|m| (m.tag, m.start, m.text.len())).collect())
-                .map_err(|e| {
-                    let spans: Vec<_> = e
-                        .matches
-                        .iter()
-                        .map(|m| (m.tag, m.start, m.text.len()))
-                        .collect();
-                    (e.tag, e.marker, spans)
-                })
-        });
-        let list = |spans: Vec<(usize, usize, usize)>| -> PyResult<Bound<'py, PyList>> {
-            let out = PyList::empty(py);
-            for (tag, start, len) in spans {
-                out.append((tag, &text[start..start + len]))?;
-            }
-            Ok(out)
-        };
-        match found {
-            Ok(spans) => list(spans),
-            Err((tag, marker, spans)) => Err(errors::tag_unclosed(py, marker, tag, list(spans)?)),
+        match detach::if_long(py, text.len(), || set.find_all(text)) {
+            Ok(found) => PyList::new(py, pairs(&found)),
+            Err(e) => Err(errors::tag_unclosed(
+                py,
+                e.marker,
+                e.tag,
+                PyList::new(py, pairs(&e.matches))?,
+            )),
         }
     }
 
@@ -278,4 +264,11 @@ impl TagScanner {
             }
         }
     }
+}
+
+/// Matches as `(pair, text)` tuples, for a list.
+fn pairs<'f, 't>(
+    found: &'f [TagMatch<'t>],
+) -> impl ExactSizeIterator<Item = (usize, &'t str)> + 'f {
+    found.iter().map(|m| (m.tag, m.text))
 }
