@@ -73,6 +73,9 @@ impl TagSink for Count {
     }
 }
 
+/// One contender: its name's run, answering how many matches it found.
+type Run<'a> = Box<dyn Fn() -> usize + 'a>;
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -92,7 +95,7 @@ fn main() {
     let text8 = corpus(8, 8);
     let text1 = corpus(1, 8);
     let extractor = Extractor::new(&Markers::new("<f0>", "</f0>").unwrap()).unlimited();
-    let mut runs: Vec<(&str, Box<dyn Fn() -> usize>)> = vec![
+    let mut runs: Vec<(&str, Run<'_>)> = vec![
         (
             "1 pair: two memmem loop",
             Box::new(|| two_finders(&text1, "<f0>", "</f0>")),

@@ -3,6 +3,7 @@
 from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Protocol, Union, final
 
 from arro3.core import Array
+from typing_extensions import disjoint_base
 
 MAX_TEXT_BYTES: int
 MAX_MARKER_BYTES: int
@@ -22,6 +23,8 @@ __all__ = [
     "Match",
     "MatchIter",
     "Scanner",
+    "TagScanner",
+    "Tags",
     "extract",
     "extract_all",
     "extract_first",
@@ -75,8 +78,6 @@ class Match:
     def utf16_start(self) -> int: ...
     @property
     def utf16_end(self) -> int: ...
-    @property
-    def tag(self) -> Optional[int]: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -126,6 +127,7 @@ class EventScanner:
     @property
     def byte_position(self) -> int: ...
 
+@disjoint_base
 class Tags:
     def __new__(cls, pairs: Iterable[tuple[_Marker, _Marker]]) -> "Tags": ...
     def findall(self, text: Union[str, bytes]) -> list[tuple[int, str]]: ...
