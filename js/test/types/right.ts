@@ -6,9 +6,12 @@ import {
   InvalidInput,
   limits,
   Scanner,
+  Tags,
   UnclosedStartMarker,
   type Match,
   type MatchEvent,
+  type TagEvent,
+  type TagScanner,
 } from "extract-between";
 
 const out = extract("pre[one]mid[two]post", "[", "]", { maxMatches: 10 });
@@ -43,4 +46,14 @@ try {
     const field: string = err.field;
   }
 }
-export { first, truncated, all, max, offsets, events, stream, eventStream };
+const tags = new Tags([["<think>", "</think>"], ["<tool_call>", "</tool_call>"]] as const);
+const found: { tag: number; text: string }[] = tags.findAll("<think>a</think>");
+const tagScanner: TagScanner = tags.scanner({ outside: true });
+for (const ev of tagScanner.feed("b<tool_call>c")) {
+  const which: number | null = ev.tag;
+  const piece: string | undefined = ev.text;
+}
+const tagEvents: TagEvent[] = tagScanner.finish();
+const tagStream: TransformStream<string | ArrayBuffer | ArrayBufferView, TagEvent> = tags.stream();
+
+export { first, truncated, all, max, offsets, events, stream, eventStream, found, tagEvents, tagStream };
