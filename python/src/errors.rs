@@ -190,6 +190,14 @@ pub fn marker(py: Python<'_>, e: &MarkerError) -> PyErr {
     invalid_input(py, e.which().field(), &e.to_string())
 }
 
+/// `ValueError` for a call on a scanner (`class`, named with its article) after `why` ended
+/// it: a scanner reads one input.
+pub fn ended(class: &str, article: &str, method: &str, why: &str) -> PyErr {
+    pyo3::exceptions::PyValueError::new_err(format!(
+        "{class}.{method}() was called after {why}: {article} {class} reads one input; make a new one for the next"
+    ))
+}
+
 /// `TypeError` for a column option of the wrong Python type, in the library's words.
 pub fn type_of(option: RowOption, got: &Bound<'_, PyAny>) -> PyErr {
     let type_name = got

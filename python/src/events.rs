@@ -259,9 +259,7 @@ impl EventScanner {
     fn check(&self, method: &str) -> PyResult<()> {
         match self.ended {
             None => Ok(()),
-            Some(why) => Err(PyValueError::new_err(format!(
-                "EventScanner.{method}() was called after {why}: an EventScanner reads one input; make a new one for the next"
-            ))),
+            Some(why) => Err(errors::ended("EventScanner", "an", method, why)),
         }
     }
 

@@ -2,7 +2,7 @@
 
 use crate::batch::{self, Batch, Ended};
 use crate::input::{self, Given};
-use pyo3::exceptions::PyValueError;
+
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -117,9 +117,7 @@ impl Scanner {
             State::Finished => "finish() ended its input",
             State::Failed => "it raised an error",
         };
-        Err(PyValueError::new_err(format!(
-            "Scanner.{method}() was called after {why}: a Scanner reads one input; make a new one for the next"
-        )))
+        Err(crate::errors::ended("Scanner", "a", method, why))
     }
 
     fn answer<'py>(

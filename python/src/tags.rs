@@ -7,7 +7,7 @@ use crate::{detach, errors, input};
 use core::ops::ControlFlow;
 use extract_between::ScanError;
 use extract_between::tags::{TagEvents, TagMatch, TagScanner as Scanner, TagSet};
-use pyo3::exceptions::PyValueError;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
@@ -236,9 +236,7 @@ impl TagScanner {
     fn check(&self, method: &str) -> PyResult<()> {
         match self.ended {
             None => Ok(()),
-            Some(why) => Err(PyValueError::new_err(format!(
-                "TagScanner.{method}() was called after {why}: a TagScanner reads one input; make a new one for the next"
-            ))),
+            Some(why) => Err(errors::ended("TagScanner", "a", method, why)),
         }
     }
 

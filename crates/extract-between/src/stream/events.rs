@@ -1,6 +1,7 @@
 //! The events stream: [`Event`]s over a stream of byte chunks, as the chunks arrive.
 
 use super::Error;
+use super::queued::{Drive, Queue};
 use crate::events::{Event, EventSink};
 use crate::markers::Markers;
 use crate::scanner::{ScanError, Scanner};
@@ -13,20 +14,38 @@ use futures_core::stream::FusedStream;
 
 /// A stream of [`Event`]s over a stream of byte chunks: build it with [`events()`].
 pub struct EventStream<S> {
-    source: Option<S>,
+    drive: Drive<S>,
+    queue: Events,
+}
+
+/// The scanner and its events.
+struct Events {
     scanner: Scanner,
     sink: EventSink,
-    /// A terminal error, yielded after the events before it.
-    pending: Option<ScanError>,
-    done: bool,
+}
+
+impl Queue for Events {
+    type Item = Event;
+    fn pop(&mut self) -> Option<Event> {
+        self.sink.pop()
+    }
+    fn is_empty(&self) -> bool {
+        self.sink.is_empty()
+    }
+    fn feed(&mut self, chunk: &[u8]) -> Result<(), ScanError> {
+        self.scanner.feed(chunk, &mut self.sink).map(|_| ())
+    }
+    fn finish(&mut self) -> Result<(), ScanError> {
+        self.scanner.finish(&mut self.sink)
+    }
 }
 
 impl<S> fmt::Debug for EventStream<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("EventStream")
-            .field("scanner", &self.scanner)
-            .field("queued", &self.sink.len())
-            .field("done", &self.done)
+            .field("scanner", &self.queue.scanner)
+            .field("queued", &self.queue.sink.len())
+            .field("done", &self.drive.done)
             .finish_non_exhaustive()
     }
 }
@@ -66,11 +85,11 @@ where
     S: Stream<Item = Result<Bytes, E>> + Unpin,
 {
     EventStream {
-        source: Some(source),
-        scanner: Scanner::new(markers),
-        sink: EventSink::new(),
-        pending: None,
-        done: false,
+        drive: Drive::new(source),
+        queue: Events {
+            scanner: Scanner::new(markers),
+            sink: EventSink::new(),
+        },
     }
 }
 
@@ -83,7 +102,7 @@ impl<S> EventStream<S> {
     /// # fn f<S>(s: &EventStream<S>) -> usize { s.buffered_bytes() }
     /// ```
     pub fn buffered_bytes(&self) -> usize {
-        self.scanner.buffered() + self.sink.held()
+        self.queue.scanner.buffered() + self.queue.sink.held()
     }
 }
 
@@ -107,7 +126,7 @@ where
     S: Stream<Item = Result<Bytes, E>> + Unpin,
 {
     fn is_terminated(&self) -> bool {
-        self.done && self.pending.is_none() && self.sink.is_empty()
+        self.drive.is_terminated(&self.queue)
     }
 }
 
@@ -119,42 +138,6 @@ where
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;
-        loop {
-            if let Some(event) = this.sink.pop() {
-                return Poll::Ready(Some(Ok(event)));
-            }
-            if let Some(e) = this.pending.take() {
-                return Poll::Ready(Some(Err(Error::Scan(e))));
-            }
-            if this.done {
-                return Poll::Ready(None);
-            }
-            let Some(source) = this.source.as_mut() else {
-                this.done = true;
-                continue;
-            };
-            match Pin::new(source).poll_next(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Some(Ok(chunk))) => {
-                    if let Err(e) = this.scanner.feed(&chunk, &mut this.sink) {
-                        this.source = None;
-                        this.done = true;
-                        this.pending = Some(e);
-                    }
-                }
-                Poll::Ready(Some(Err(e))) => {
-                    this.source = None;
-                    this.done = true;
-                    return Poll::Ready(Some(Err(Error::Upstream(e))));
-                }
-                Poll::Ready(None) => {
-                    this.source = None;
-                    this.done = true;
-                    if let Err(e) = this.scanner.finish(&mut this.sink) {
-                        this.pending = Some(e);
-                    }
-                }
-            }
-        }
+        this.drive.poll(&mut this.queue, cx)
     }
 }

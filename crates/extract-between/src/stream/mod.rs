@@ -25,6 +25,7 @@ use std::collections::VecDeque;
 
 mod assembly;
 mod events;
+mod queued;
 mod tags;
 
 pub(crate) use assembly::Assembly;

@@ -127,18 +127,27 @@ impl Arbitrary for Case {
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Case>> {
-        let me = self.clone();
-        let texts = self.text.chars().count();
-        Box::new((0..texts).map(move |skip| {
-            let mut c = me.clone();
-            c.text = me
-                .text
-                .chars()
-                .enumerate()
-                .filter(|&(i, _)| i != skip)
-                .map(|(_, ch)| ch)
-                .collect();
-            c
-        }))
+        shrunk(self, &self.text, |c, text| c.text = text)
     }
+}
+
+/// A case shrunk a character of its text at a time: a copy of `case` without each character
+/// of `text` in turn, `set` putting the shorter text in place.
+pub(super) fn shrunk<T: Clone + 'static>(
+    case: &T,
+    text: &str,
+    set: fn(&mut T, String),
+) -> Box<dyn Iterator<Item = T>> {
+    let (case, chars) = (case.clone(), text.chars().collect::<Vec<char>>());
+    Box::new((0..chars.len()).map(move |skip| {
+        let mut c = case.clone();
+        let text = chars
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != skip)
+            .map(|(_, ch)| ch)
+            .collect();
+        set(&mut c, text);
+        c
+    }))
 }

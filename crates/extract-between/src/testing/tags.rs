@@ -202,18 +202,6 @@ impl Arbitrary for TagCase {
     }
 
     fn shrink(&self) -> Box<dyn Iterator<Item = TagCase>> {
-        let me = self.clone();
-        let count = self.text.chars().count();
-        Box::new((0..count).map(move |skip| {
-            let mut c = me.clone();
-            c.text = me
-                .text
-                .chars()
-                .enumerate()
-                .filter(|&(i, _)| i != skip)
-                .map(|(_, ch)| ch)
-                .collect();
-            c
-        }))
+        super::cases::shrunk(self, &self.text, |c, text| c.text = text)
     }
 }
