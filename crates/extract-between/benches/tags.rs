@@ -8,7 +8,7 @@
 //! - the resumable scanner with outside text over the eight-pair text in 64 KiB chunks.
 //!
 //! `cargo bench --bench tags` (`ROUNDS=n` to change the 7 rounds). Figures with their run in
-//! `crates/extract-between/benches/README.md`.
+//! `benches/README.md` (its section `tags`).
 
 use extract_between::tags::{TagScanner, TagSet, TagSink};
 use extract_between::{Extractor, Markers, Pos};
