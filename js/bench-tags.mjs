@@ -1,12 +1,13 @@
 // `Tags` beside what a JavaScript user writes instead, in one process, rounds interleaved:
 // - tokens: a model-like reply (reasoning, tool calls, six other tags) cut into 1-6 character
 //   string tokens, eight pairs, `scanner({ outside: true }).feed(token)` per token, every
-//   event consumed; beside a careful naive incremental parser of one pair (a buffer,
-//   indexOf, a marker-length look-back, the same kinds of events without offsets);
+//   event consumed, and one pair's `Scanner` with `{ events: true }`; beside a careful naive
+//   incremental parser of one pair (a buffer, indexOf, a marker-length look-back, the same
+//   kinds of events without offsets);
 // - one pair's findAll beside the card's loop (indexOf, indexOf, slice), and eight pairs in
 //   one findAll beside eight loops, on a 4 MiB text with a match every ~35 characters.
 // Run: node js/bench-tags.mjs (ROUNDS=7 TOKENS=1000000 to change).
-import { Tags } from "./lib/index.js";
+import { Scanner, Tags } from "./lib/index.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const TOKENS = Number(process.env.TOKENS ?? 1_000_000);
@@ -120,13 +121,20 @@ const naive = () => {
   for (const t of tokens) n += p.feed(t).length;
   return n;
 };
+const single = () => {
+  const s = new Scanner("<think>", "</think>", { events: true });
+  let n = 0;
+  for (const t of tokens) n += s.feed(t).length;
+  return n;
+};
 const perToken = timed([
   ["Tags(8).scanner({ outside: true }).feed", ours],
   ["naive incremental parser, one pair", naive],
+  ['Scanner("<think>", "</think>", { events }).feed', single],
 ]);
 console.log(`${TOKENS} tokens of 1-6 characters, median of ${ROUNDS} rounds`);
 for (const [name, ms] of perToken) console.log(`  ${name.padEnd(44)} ${((ms * 1e3) / TOKENS).toFixed(3)} µs a token`);
-console.log(`  ours / naive: ${(perToken[0][1] / perToken[1][1]).toFixed(2)}x`);
+console.log(`  Tags(8) / naive: ${(perToken[0][1] / perToken[1][1]).toFixed(2)}x; Scanner events / naive: ${(perToken[2][1] / perToken[1][1]).toFixed(2)}x`);
 
 const pairs8 = Array.from({ length: 8 }, (_, i) => [`<f${i}>`, `</f${i}>`]);
 const text1 = corpus(1);

@@ -1,9 +1,10 @@
 // `Scanner`: the resumable scanner for callers who own the loop; text arrives in chunks
 // (strings or bytes, cut anywhere), matches or events come out as they complete.
-import { Stream, maxMatchBytesCeiling } from "../wasm/extract_between.js";
-import { ExtractBetweenError, InvalidInput, fromProblem } from "./errors.js";
+import { Stream, maxMatchBytesCeiling, unclosedAt } from "../wasm/extract_between.js";
+import { ExtractBetweenError, InvalidInput, UnclosedStartMarker, fromProblem } from "./errors.js";
 import { checkWellFormed, copyIn, currentGeneration, encode, guarded, records } from "./memory.js";
 import { checkMarker, describe } from "./once.js";
+import { TagScanner } from "./tags.js";
 
 /** The most of one match's content a scanner holds unless told otherwise: 16 MiB. */
 export const DEFAULT_MAX_MATCH_BYTES = 16 << 20;
@@ -68,6 +69,13 @@ export class Scanner {
   #high = "";
   /** The module's generation the stream lives in. */
   #generation = 0;
+  /** The markers, for the JavaScript-side events engine. */
+  #pair;
+  /** Events of string tokens are found on the JavaScript side, where a token costs what a
+   * hand-written parser's does; the first chunk decides (a string: this engine for the whole
+   * input; bytes: the module's). `undefined` until then, `null` for the module.
+   * @type {TagScanner | null | undefined} */
+  #here = undefined;
 
   /**
    * @param {string} start
@@ -90,6 +98,7 @@ export class Scanner {
     this.#generation = currentGeneration();
     this.#events = events;
     this.#limit = limit;
+    this.#pair = /** @type {[string, string]} */ ([start, end]);
   }
 
   /** Whether this scanner hands out events (`{ events: true }`) rather than matches. */
@@ -103,6 +112,20 @@ export class Scanner {
    */
   feed(chunk) {
     const stream = this.#live("feed");
+    if (this.#events && this.#here === undefined) {
+      this.#here = typeof chunk === "string" ? new TagScanner([this.#pair], false, true) : null;
+    }
+    const here = this.#here;
+    if (here) {
+      return this.#onHere(() => {
+        if (typeof chunk === "string") return here.feed(chunk);
+        const bytes = bytesOf(chunk);
+        if (bytes === undefined) {
+          throw new InvalidInput("chunk", `chunk must be a string, an ArrayBuffer or an ArrayBufferView (it is ${describe(chunk)})`);
+        }
+        return here.feed(bytes);
+      });
+    }
     return this.#guarded("feed", () => {
       const out = [];
       if (typeof chunk === "string") {
@@ -144,6 +167,12 @@ export class Scanner {
   /** Ends the input; answers the last matches (or events), or throws `UnclosedStartMarker`. */
   finish() {
     const stream = this.#live("finish");
+    const here = this.#here;
+    if (here) {
+      const out = this.#onHere(() => here.finish());
+      this.#end();
+      return out;
+    }
     return this.#guarded("finish", () => {
       this.#guard(() => this.#noHigh(stream));
       const answer = this.#answer(stream, stream.finish(), []);
@@ -225,6 +254,25 @@ export class Scanner {
     const problem = stream.problem;
     this.#end();
     throw fromProblem(problem, out, { field: "chunk", limit: this.#limit });
+  }
+
+  /**
+   * A call on the JavaScript-side engine: its error ends the scanner and is thrown as the
+   * module's would be, the call's events before it on `matches`.
+   * @param {() => object[]} call
+   */
+  #onHere(call) {
+    try {
+      return call();
+    } catch (e) {
+      this.#end();
+      const error = /** @type {any} */ (e);
+      const events = error.events ?? [];
+      if (error instanceof UnclosedStartMarker) throw fromProblem(unclosedAt(error.offset, error.byteOffset), events);
+      delete error.events;
+      error.matches = events;
+      throw error;
+    }
   }
 
   #end() {

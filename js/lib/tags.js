@@ -9,7 +9,7 @@ import { InvalidInput, UnclosedStartMarker } from "./errors.js";
 import { checkWellFormed } from "./memory.js";
 import { checkMarker, describe } from "./once.js";
 import { openSuffix, Starts } from "./starts.js";
-import { bytesOf, cutAt, validUpTo, wellFormed } from "./utf8.js";
+import { bytesOf, cutAt, validUpTo, wellFormed } from "./unicode.js";
 
 /** The most pairs a tag set holds, and a marker's most UTF-8 bytes (the card's). */
 const MAX_TAGS = 64;
@@ -179,6 +179,8 @@ function unclosed(before, at, tag, found) {
 export class TagScanner {
   #pairs;
   #outside;
+  /** Events without `tag`: one pair's, as `Scanner` answers them. */
+  #bare;
   #starts;
   /** Undecided text: what may begin the marker sought. */
   #held = "";
@@ -199,10 +201,12 @@ export class TagScanner {
   /**
    * @param {[string, string][]} pairs
    * @param {boolean} outside
+   * @param {boolean} [bare]
    */
-  constructor(pairs, outside) {
+  constructor(pairs, outside, bare = false) {
     this.#pairs = pairs;
     this.#outside = outside;
+    this.#bare = bare;
     this.#starts = new Starts(pairs);
   }
 
@@ -333,7 +337,8 @@ export class TagScanner {
     this.#advance(text);
     if (tag === null && !this.#outside) return;
     const kind = tag === null ? "outside" : "text";
-    out.push({ kind, tag, text, start, end: this.#at, byteStart, byteEnd: this.#byteAt });
+    if (this.#bare) out.push({ kind, text, start, end: this.#at, byteStart, byteEnd: this.#byteAt });
+    else out.push({ kind, tag, text, start, end: this.#at, byteStart, byteEnd: this.#byteAt });
   }
 
   /**
@@ -346,6 +351,7 @@ export class TagScanner {
     const start = this.#at;
     const byteStart = this.#byteAt;
     this.#advance(text);
+    if (this.#bare) return { kind, start, end: this.#at, byteStart, byteEnd: this.#byteAt };
     return { kind, tag, start, end: this.#at, byteStart, byteEnd: this.#byteAt };
   }
 
