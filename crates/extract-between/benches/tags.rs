@@ -105,6 +105,20 @@ fn main() {
             Box::new(|| extractor.extract(&text1).map_or(0, |o| o.matches.len())),
         ),
         (
+            "1 pair: extract, then (pair, text, offset)s",
+            Box::new(|| {
+                let base = text1.as_ptr() as usize;
+                extractor.extract(&text1).map_or(0, |o| {
+                    let triples: Vec<(usize, &str, usize)> = o
+                        .matches
+                        .iter()
+                        .map(|m| (0, *m, m.as_ptr() as usize - base))
+                        .collect();
+                    black_box(&triples).len()
+                })
+            }),
+        ),
+        (
             "1 pair: TagSet::find_all",
             Box::new(|| one.find_all(&text1).map_or(0, |m| m.len())),
         ),

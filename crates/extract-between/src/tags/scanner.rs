@@ -8,6 +8,11 @@
 //! length and a character's worth, which always decides past the carry's end; the rest of the
 //! chunk is searched where it lies. So no piece waits longer than a marker requires, and every
 //! piece is whole characters.
+//!
+//! A feed's work is proportional to the chunk plus the carry, which is less than the longest
+//! marker: unlike the one-pair scanner, whose resume automaton makes every byte cost the same
+//! whatever the chunking, a carry is searched again with each chunk. Chunks of a byte with
+//! markers of thousands of bytes that the text keeps almost matching are the worst case.
 
 use super::TagSet;
 use crate::scanner::{Pos, ScanError};
