@@ -6,7 +6,9 @@ use crate::events::Event;
 use crate::{detach, errors, input};
 use core::ops::ControlFlow;
 use extract_between::ScanError;
-use extract_between::tags::{TagEvents, TagMatch, TagScanner as Scanner, TagSet};
+use extract_between::tags::{
+    MAX_TAGS, TagError, TagEvents, TagMatch, TagScanner as Scanner, TagSet,
+};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
@@ -40,7 +42,14 @@ impl Tags {
             ));
         }
         let mut checked = Vec::new();
-        for (i, pair) in pairs.try_iter()?.enumerate() {
+        let mut items = pairs.try_iter()?;
+        for (i, pair) in items.by_ref().enumerate() {
+            if i == MAX_TAGS {
+                // Counted, not converted: the set is refused whatever the rest holds.
+                let count = MAX_TAGS + 1 + items.by_ref().count();
+                let error = TagError::TooMany { count };
+                return Err(errors::invalid_input(py, "pairs", &error.to_string()));
+            }
             let pair = pair?;
             let items: Vec<Bound<'_, PyAny>> = match pair.cast::<PyTuple>() {
                 Ok(tuple) => tuple.iter().collect(),
@@ -128,12 +137,17 @@ impl Tags {
     /// >>> Tags([("[", "]")]).pairs
     /// [('[', ']')]
     #[getter]
-    fn pairs(&self) -> Vec<(String, String)> {
+    fn pairs(&self) -> Pairs {
         self.set
             .pairs()
             .iter()
             .map(|m| (m.start().to_owned(), m.end().to_owned()))
             .collect()
+    }
+
+    /// Pickling and `copy`: the class and its pairs.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Pairs,))> {
+        Ok((slf.get_type().into_any(), (slf.get().pairs(),)))
     }
 
     fn __len__(&self) -> usize {
@@ -263,6 +277,9 @@ impl TagScanner {
         }
     }
 }
+
+/// A set's pairs as Python gives and gets them.
+type Pairs = Vec<(String, String)>;
 
 /// Matches as `(pair, text)` tuples, for a list.
 fn pairs<'f, 't>(

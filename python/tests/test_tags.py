@@ -214,6 +214,16 @@ def test_iter_events_and_aiter_events_follow_a_streamed_reply():
         tags.aiter_events(reply)  # type: ignore[arg-type]
 
 
+def test_a_set_pickles_and_a_huge_one_is_counted_not_converted():
+    tags = eb.Tags([("<think>", "</think>"), ("[", "]")])
+    again = pickle.loads(pickle.dumps(tags))
+    assert type(again) is eb.Tags and again.pairs == tags.pairs
+    assert again.findall("<think>a</think>[b]") == [(0, "a"), (1, "b")]
+    # The 65th pair refuses the set: the rest are counted (here, objects no marker could be).
+    with pytest.raises(eb.InvalidInput, match="at most 64 pairs \\(it has 100000\\)"):
+        eb.Tags([(f"<{i}>", "</>") for i in range(64)] + [object()] * 99_936)
+
+
 def test_events_of_tags_pickle_with_their_pair():
     event = eb.Tags([("[", "]")]).scanner().feed("[a")[1]
     assert pickle.loads(pickle.dumps(event)) == event
