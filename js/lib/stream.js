@@ -1,5 +1,6 @@
 // `extractStream`: the scanner as a WHATWG TransformStream, for `fetch` bodies,
 // `ReadableStream.pipeThrough` and Node streams (through `Readable.toWeb`).
+import { drained } from "./drain.js";
 import { Scanner } from "./scanner.js";
 
 /** A chunk is scanned this many bytes (or UTF-16 units) at a time. */
@@ -59,19 +60,4 @@ function bytesView(chunk) {
   if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
   return undefined;
-}
-
-/**
- * Resolves once the reader has taken all but `most` queued items: an error empties the
- * queue, so the matches before it must be read first; and a long queue costs Node's streams
- * time per item. Waits on the reader — a microtask at a time while it keeps up, then a
- * macrotask at a time, so a reader that awaits I/O is never starved — not on a clock.
- * @param {TransformStreamDefaultController<object>} controller
- * @param {number} most
- */
-async function drained(controller, most) {
-  for (let spins = 0; (controller.desiredSize ?? 0) < -most; spins++) {
-    if (spins < 1 << 16) await null;
-    else await new Promise((resolve) => setTimeout(resolve, 0));
-  }
 }

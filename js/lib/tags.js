@@ -6,10 +6,14 @@
 // that pair's end closes it; a feed's decided text comes as one piece, and only a suffix that
 // may begin the marker sought is held.
 import { InvalidInput, UnclosedStartMarker } from "./errors.js";
+import { drained } from "./drain.js";
 import { checkWellFormed } from "./memory.js";
 import { checkMarker, describe } from "./once.js";
 import { openSuffix, Starts } from "./starts.js";
 import { bytesOf, cutAt, validUpTo, wellFormed } from "./unicode.js";
+
+/** Events waiting in a stream's readable side before the scan waits for the reader. */
+const QUEUED = 4096;
 
 /** The most pairs a tag set holds, and a marker's most UTF-8 bytes (the card's). */
 const MAX_TAGS = 64;
@@ -128,13 +132,18 @@ export class Tags {
   stream(options) {
     const scanner = this.scanner(options);
     /** @param {() => object[]} call @param {TransformStreamDefaultController<object>} controller */
-    const run = (call, controller) => {
+    const run = async (call, controller) => {
+      let found;
       try {
-        for (const event of call()) controller.enqueue(event);
+        found = call();
       } catch (e) {
+        // An error empties the readable side: the events before it are read first.
         for (const event of /** @type {any} */ (e).events ?? []) controller.enqueue(event);
+        await drained(controller, 0);
         throw e;
       }
+      for (const event of found) controller.enqueue(event);
+      await drained(controller, QUEUED);
     };
     return new TransformStream({
       transform: (chunk, controller) => run(() => scanner.feed(chunk), controller),

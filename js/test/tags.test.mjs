@@ -82,6 +82,25 @@ test("a stream of a reply gives the answer outside the reasoning", async () => {
   assert.equal(answer, "Four.");
 });
 
+test("a stream that ends inside a match hands out every event before the error", async () => {
+  const tags = new Tags([["[", "]"], ["<think>", "</think>"]]);
+  const source = new ReadableStream({
+    start(controller) {
+      controller.enqueue("a[b]c<think>de</th");
+      controller.close();
+    },
+  });
+  const seen = [];
+  await assert.rejects(
+    (async () => {
+      for await (const event of source.pipeThrough(tags.stream({ outside: true }))) seen.push(event.text ?? event.kind);
+    })(),
+    (e) => e instanceof UnclosedStartMarker && e.tag === 1 && e.offset === 5,
+  );
+  // The held "</th" is the open match's last text, decided by the end of input: before the error.
+  assert.deepEqual(seen, ["a", "open", "b", "close", "c", "open", "de", "</th"]);
+});
+
 test("bad sets and chunks are refused naming the pair, the marker or the byte", () => {
   const refused = (pairs, field, words) =>
     assert.throws(() => new Tags(pairs), (e) => e instanceof InvalidInput && e.field === field && e.message.includes(words));
