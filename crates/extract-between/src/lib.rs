@@ -17,7 +17,7 @@
 //!   chunks of `Bytes` or any `AsyncRead`, and a tokio-util `Decoder` for `FramedRead`; a
 //!   match inside one chunk shares its memory.
 //!
-//! With `default-features = false` the crate depends on memchr and aho-corasick alone; the default feature
+//! With `default-features = false` the crate depends on memchr alone; the default feature
 //! `simdutf8` makes the scanner's general path validate UTF-8 with SIMD.
 //!
 //! The card speaks of UTF-16 code units; the scanner searches UTF-8 bytes, which finds exactly
@@ -59,6 +59,7 @@ pub mod rows;
 pub mod scanner;
 #[cfg(feature = "stream")]
 pub mod stream;
+#[cfg(feature = "tags")]
 pub mod tags;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
@@ -76,6 +77,6 @@ pub use markers::{MarkerError, Markers, Which};
 pub use scanner::{Pos, ScanError, Scanner, Sink};
 
 /// This crate's README examples, run as doctests so they stay true (one uses `request`).
-#[cfg(all(doctest, feature = "json"))]
+#[cfg(all(doctest, feature = "json", feature = "tags"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -18,4 +18,5 @@ mod rows;
 /// One test per sentence of the card's semantics.
 mod semantics;
 /// Tag sets against their naive reference.
+#[cfg(feature = "tags")]
 mod tags;

@@ -26,10 +26,12 @@ use std::collections::VecDeque;
 mod assembly;
 mod events;
 mod queued;
+#[cfg(feature = "tags")]
 mod tags;
 
 pub(crate) use assembly::Assembly;
 pub use events::{EventStream, events};
+#[cfg(feature = "tags")]
 pub use tags::{TagEventStream, tag_events};
 
 /// Default `max_match_bytes`: 16 MiB.

@@ -17,6 +17,7 @@
 mod cases;
 mod feed;
 pub mod reference;
+#[cfg(feature = "tags")]
 pub mod tags;
 
 pub use cases::{ALPHABET, Case};
