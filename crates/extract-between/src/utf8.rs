@@ -205,6 +205,7 @@ fn cut_at(bytes: &[u8]) -> usize {
 /// assert_eq!(valid_prefix(&"a€".as_bytes()[..3]), ("a", false)); // "€" cut
 /// assert_eq!(valid_prefix(b"ab\xffc"), ("ab", true));
 /// ```
+#[cfg(any(feature = "tags", feature = "testing"))]
 pub fn valid_prefix(bytes: &[u8]) -> (&str, bool) {
     let cut = cut_at(bytes);
     if let Ok(text) = to_str(&bytes[..cut]) {
@@ -225,12 +226,12 @@ pub fn valid_prefix(bytes: &[u8]) -> (&str, bool) {
     }
 }
 
-#[cfg(feature = "simdutf8")]
+#[cfg(all(feature = "simdutf8", any(feature = "tags", feature = "testing")))]
 fn to_str(bytes: &[u8]) -> Result<&str, ()> {
     simdutf8::basic::from_utf8(bytes).map_err(|_| ())
 }
 
-#[cfg(not(feature = "simdutf8"))]
+#[cfg(all(not(feature = "simdutf8"), any(feature = "tags", feature = "testing")))]
 fn to_str(bytes: &[u8]) -> Result<&str, ()> {
     std::str::from_utf8(bytes).map_err(|_| ())
 }
