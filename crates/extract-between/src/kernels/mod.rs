@@ -7,25 +7,47 @@
 //!   The walks in `scanner/` are generic over them.
 //! - [`Portable`]: the scalar twin of every kernel. It is the definition the vector kernels
 //!   are tested against (`tests.rs`), and the only set on targets without vector kernels.
-//! - `x86_64/`: SSE2, AVX2 and AVX-512 kernels, one file each; `x86_64/mod.rs` holds the
-//!   tokens that prove an instruction set was detected and the entry functions compiled for
-//!   each set.
+//! - `vector.rs`: the primitives of a set's vector of bytes (`Vector`, `Shuffle`), and
+//!   `generic/`: every kernel's algorithm written once over them.
+//! - The sets, each a file that implements the primitives with its intrinsics: `x86_64/`
+//!   (`sse2.rs`, `avx2.rs`, `avx512.rs`, which also keeps AVX-512's own quiet scans and
+//!   UTF-8 block test; `x86_64/mod.rs`: detection, the tokens, the entry functions),
+//!   `neon.rs` and `simd128.rs`, whose one set `baseline.rs` enters without detection.
+//! - `forward.rs`: the contracts implemented for a set's token by instantiating `generic/`
+//!   with its vector.
 //! - [`Isa::run`]: the one dispatch. It hands a [`Job`] the kernels of the detected set
 //!   inside a function compiled with that set's instructions, so the walk, inlined into it,
 //!   is compiled with them too.
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-// First: the architectures' modules below use its macros.
+// First: the sets' modules below use its macros.
 #[macro_use]
 mod forward;
-#[cfg(target_arch = "aarch64")]
-mod aarch64;
+#[cfg(any(
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod baseline;
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod generic;
 mod lookup;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod portable;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 #[cfg(test)]
 mod tests;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod wasm32;
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod vector;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
@@ -217,10 +239,11 @@ impl Isa {
     pub fn available() -> Vec<Isa> {
         #[cfg(target_arch = "x86_64")]
         return x86_64::available().into_iter().map(Isa).collect();
-        #[cfg(target_arch = "aarch64")]
-        return aarch64::available().into_iter().map(Isa).collect();
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return wasm32::available().into_iter().map(Isa).collect();
+        #[cfg(any(
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ))]
+        return baseline::available().into_iter().map(Isa).collect();
         #[cfg(not(any(
             target_arch = "x86_64",
             target_arch = "aarch64",
@@ -280,10 +303,11 @@ impl Isa {
             Set::Portable => with_portable(job, state, data, sink),
             #[cfg(target_arch = "x86_64")]
             set => x86_64::run(set, job, state, data, sink),
-            #[cfg(target_arch = "aarch64")]
-            set => aarch64::run(set, job, state, data, sink),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            set => wasm32::run(set, job, state, data, sink),
+            #[cfg(any(
+                target_arch = "aarch64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ))]
+            set => baseline::run(set, job, state, data, sink),
         }
     }
 }

@@ -9,7 +9,9 @@ mod avx2;
 mod avx512;
 mod sse2;
 
-use super::{AsciiKernels, Job, Portable, Set, Utf8Kernels};
+use super::generic::{self, utf8::Prefix};
+use super::{Job, Portable, Set, Utf8Kernels};
+use core::arch::x86_64::{__m128i, __m256i, __m512i};
 
 /// The sets this CPU runs, narrowest first.
 pub(super) fn available() -> Vec<Set> {
@@ -86,13 +88,52 @@ struct Avx512(());
 #[derive(Clone, Copy)]
 struct Avx512Vbmi(());
 
-ascii_kernels!(unsafe Sse2, sse2);
-ascii_kernels!(unsafe Avx2, avx2);
-ascii_kernels!(unsafe Avx512, avx512);
+ascii_kernels!(Sse2, __m128i);
+ascii_kernels!(Avx2, __m256i);
+ascii_kernels!(Avx512, __m512i, quiet from avx512);
 
-utf8_kernels!(unsafe Avx2, avx2, avx2);
-// A marker is compared in 32 bytes, as with AVX2, which every AVX-512 CPU has.
-utf8_kernels!(unsafe Avx512Vbmi, avx512, avx2);
+utf8_kernels!(Avx2, __m256i, __m256i);
+
+/// AVX-512's own UTF-8 block test (VBMI's 64-entry tables, its units summed in a vector);
+/// the other kernels are the generic ones, a marker compared in 32 bytes as with AVX2,
+/// which every AVX-512 CPU has.
+impl Utf8Kernels for Avx512Vbmi {
+    type Units = avx512::Units;
+    type Consts = ();
+    type Prefix = Prefix<__m256i>;
+
+    #[inline(always)]
+    fn consts(self) {}
+
+    #[inline(always)]
+    fn utf8_block(
+        self,
+        (): &(),
+        window: &[u8; 98],
+        probe: [(usize, u8); 2],
+    ) -> Option<(avx512::Units, u64)> {
+        // SAFETY: the token proves AVX-512 BW and VBMI (see `forward.rs`).
+        unsafe { avx512::utf8_block(window, probe) }
+    }
+
+    #[inline(always)]
+    fn candidates(self, window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
+        // SAFETY: the token proves AVX-512 BW (see `forward.rs`).
+        unsafe { generic::utf8::candidates::<__m512i>(window, probe) }
+    }
+
+    #[inline(always)]
+    fn prefix(self, bytes: &[u8; 32], len: usize) -> Prefix<__m256i> {
+        // SAFETY: the token proves AVX2 (see `forward.rs`).
+        unsafe { Prefix::new(bytes, len) }
+    }
+
+    #[inline(always)]
+    fn starts(self, prefix: &Prefix<__m256i>, here: &[u8; 32]) -> bool {
+        // SAFETY: the token proves AVX2 (see `forward.rs`).
+        unsafe { prefix.starts(here) }
+    }
+}
 
 /// Whether the CPU is AMD's (asked once: CPUID is slow, in a virtual machine a trip to the
 /// hypervisor).
