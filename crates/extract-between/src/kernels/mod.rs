@@ -20,9 +20,16 @@
 //!   is compiled with them too.
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-// First: the sets' modules below use its macros.
+// First: the sets' modules below use their macros.
 #[macro_use]
 mod forward;
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+#[macro_use]
+mod vector;
 #[cfg(any(
     target_arch = "aarch64",
     all(target_arch = "wasm32", target_feature = "simd128")
@@ -42,12 +49,6 @@ mod portable;
 mod simd128;
 #[cfg(test)]
 mod tests;
-#[cfg(any(
-    target_arch = "x86_64",
-    target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
-mod vector;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 

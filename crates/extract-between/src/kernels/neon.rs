@@ -14,109 +14,85 @@ use core::arch::aarch64::{
 impl Vector for uint8x16_t {
     const BYTES: usize = 16;
 
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn splat(byte: u8) -> Self {
-        vdupq_n_u8(byte)
-    }
-
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn load(bytes: &[u8]) -> Self {
-        match bytes.first_chunk::<16>() {
-            // SAFETY: `lane` is 16 readable bytes, what the load reads (NEON loads need no
-            // alignment).
-            Some(lane) => unsafe { vld1q_u8(lane.as_ptr()) },
-            None => vdupq_n_u8(0),
+    with_features! { "neon";
+        unsafe fn splat(byte: u8) -> Self {
+            vdupq_n_u8(byte)
         }
-    }
 
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn eq(self, other: Self) -> Self {
-        vceqq_u8(self, other)
-    }
-
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn and(self, other: Self) -> Self {
-        vandq_u8(self, other)
-    }
-
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn or(self, other: Self) -> Self {
-        vorrq_u8(self, other)
-    }
-
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn xor(self, other: Self) -> Self {
-        veorq_u8(self, other)
-    }
-
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn sub_sat(self, other: Self) -> Self {
-        vqsubq_u8(self, other)
-    }
-
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn movemask(self) -> u64 {
-        // SAFETY: this function's feature is the packing's one precondition.
-        unsafe { Self::mask64(&[self]) }
-    }
-
-    /// Four vectors' high bits packed at once (fewer given: zeros in their place).
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn mask64(lanes: &[Self]) -> u64 {
-        const WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
-        // SAFETY: `WEIGHTS` is 16 readable bytes, what the load reads.
-        let weights = unsafe { vld1q_u8(WEIGHTS.as_ptr()) };
-        let mut bits = [vdupq_n_u8(0); 4];
-        for (bit, &v) in bits.iter_mut().zip(lanes) {
-            // 0xFF where the high bit is set, then each byte's own bit.
-            let high = vreinterpretq_u8_s8(vshrq_n_s8::<7>(vreinterpretq_s8_u8(v)));
-            *bit = vandq_u8(high, weights);
+        unsafe fn load(bytes: &[u8]) -> Self {
+            match bytes.first_chunk::<16>() {
+                // SAFETY: `lane` is 16 readable bytes, what the load reads (NEON loads need no
+                // alignment).
+                Some(lane) => unsafe { vld1q_u8(lane.as_ptr()) },
+                None => vdupq_n_u8(0),
+            }
         }
-        let pairs = [vpaddq_u8(bits[0], bits[1]), vpaddq_u8(bits[2], bits[3])];
-        let quads = vpaddq_u8(pairs[0], pairs[1]);
-        vgetq_lane_u64::<0>(vreinterpretq_u64_u8(vpaddq_u8(quads, quads)))
-    }
 
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn any_high(self) -> bool {
-        vmaxvq_u8(self) >= 0x80
+        unsafe fn eq(self, other: Self) -> Self {
+            vceqq_u8(self, other)
+        }
+
+        unsafe fn and(self, other: Self) -> Self {
+            vandq_u8(self, other)
+        }
+
+        unsafe fn or(self, other: Self) -> Self {
+            vorrq_u8(self, other)
+        }
+
+        unsafe fn xor(self, other: Self) -> Self {
+            veorq_u8(self, other)
+        }
+
+        unsafe fn sub_sat(self, other: Self) -> Self {
+            vqsubq_u8(self, other)
+        }
+
+        unsafe fn movemask(self) -> u64 {
+            // SAFETY: this function's feature is the packing's one precondition.
+            unsafe { Self::mask64(&[self]) }
+        }
+
+        /// Four vectors' high bits packed at once (fewer given: zeros in their place).
+        unsafe fn mask64(lanes: &[Self]) -> u64 {
+            const WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+            // SAFETY: `WEIGHTS` is 16 readable bytes, what the load reads.
+            let weights = unsafe { vld1q_u8(WEIGHTS.as_ptr()) };
+            let mut bits = [vdupq_n_u8(0); 4];
+            for (bit, &v) in bits.iter_mut().zip(lanes) {
+                // 0xFF where the high bit is set, then each byte's own bit.
+                let high = vreinterpretq_u8_s8(vshrq_n_s8::<7>(vreinterpretq_s8_u8(v)));
+                *bit = vandq_u8(high, weights);
+            }
+            let pairs = [vpaddq_u8(bits[0], bits[1]), vpaddq_u8(bits[2], bits[3])];
+            let quads = vpaddq_u8(pairs[0], pairs[1]);
+            vgetq_lane_u64::<0>(vreinterpretq_u64_u8(vpaddq_u8(quads, quads)))
+        }
+
+        unsafe fn any_high(self) -> bool {
+            vmaxvq_u8(self) >= 0x80
+        }
     }
 }
 
 impl Shuffle for uint8x16_t {
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn table(t: &[u8; 16]) -> Self {
-        // SAFETY: `t` is 16 readable bytes, what the load reads.
-        unsafe { vld1q_u8(t.as_ptr()) }
-    }
+    with_features! { "neon";
+        unsafe fn table(t: &[u8; 16]) -> Self {
+            // SAFETY: `t` is 16 readable bytes, what the load reads.
+            unsafe { vld1q_u8(t.as_ptr()) }
+        }
 
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn lookup(table: Self, index: Self) -> Self {
-        vqtbl1q_u8(table, index)
-    }
+        unsafe fn lookup(table: Self, index: Self) -> Self {
+            vqtbl1q_u8(table, index)
+        }
 
-    /// A shift of bytes: no mask needed.
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn high_nibbles(self, _: Self) -> Self {
-        vshrq_n_u8::<4>(self)
-    }
+        /// A shift of bytes: no mask needed.
+        unsafe fn high_nibbles(self, _: Self) -> Self {
+            vshrq_n_u8::<4>(self)
+        }
 
-    #[inline]
-    #[target_feature(enable = "neon")]
-    unsafe fn any(self) -> bool {
-        vmaxvq_u8(self) != 0
+        unsafe fn any(self) -> bool {
+            vmaxvq_u8(self) != 0
+        }
     }
 }

@@ -64,3 +64,16 @@ pub(crate) trait Shuffle: Vector {
     /// Whether any bit of any lane is set.
     unsafe fn any(self) -> bool;
 }
+
+/// The methods of a set's [`Vector`] or [`Shuffle`] impl, each `#[inline]` with the set's
+/// `$features` enabled, so that its intrinsics are called plainly.
+macro_rules! with_features {
+    ($features:literal; $($(#[$meta:meta])* unsafe fn $name:ident $args:tt -> $out:ty $body:block)*) => {
+        $(
+            $(#[$meta])*
+            #[inline]
+            #[target_feature(enable = $features)]
+            unsafe fn $name $args -> $out $body
+        )*
+    };
+}

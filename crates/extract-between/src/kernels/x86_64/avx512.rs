@@ -19,91 +19,69 @@ use core::arch::x86_64::{
 impl Vector for __m512i {
     const BYTES: usize = 64;
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn splat(byte: u8) -> Self {
-        _mm512_set1_epi8(byte as i8)
-    }
-
-    /// One unaligned load. (Built from eight word reads, LLVM fused them into one load in
-    /// some callers but into three loads and a permute in the ASCII walk, its hottest loop.)
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn load(bytes: &[u8]) -> Self {
-        match bytes.first_chunk::<64>() {
-            // SAFETY: `lane` is 64 readable bytes, what the unaligned load reads.
-            Some(lane) => unsafe { _mm512_loadu_si512(lane.as_ptr().cast()) },
-            None => _mm512_setzero_si512(),
+    with_features! { "avx512bw";
+        unsafe fn splat(byte: u8) -> Self {
+            _mm512_set1_epi8(byte as i8)
         }
-    }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn eq(self, other: Self) -> Self {
-        _mm512_movm_epi8(_mm512_cmpeq_epi8_mask(self, other))
-    }
+        /// One unaligned load. (Built from eight word reads, LLVM fused them into one load in
+        /// some callers but into three loads and a permute in the ASCII walk, its hottest loop.)
+        unsafe fn load(bytes: &[u8]) -> Self {
+            match bytes.first_chunk::<64>() {
+                // SAFETY: `lane` is 64 readable bytes, what the unaligned load reads.
+                Some(lane) => unsafe { _mm512_loadu_si512(lane.as_ptr().cast()) },
+                None => _mm512_setzero_si512(),
+            }
+        }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn and(self, other: Self) -> Self {
-        _mm512_and_si512(self, other)
-    }
+        unsafe fn eq(self, other: Self) -> Self {
+            _mm512_movm_epi8(_mm512_cmpeq_epi8_mask(self, other))
+        }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn or(self, other: Self) -> Self {
-        _mm512_or_si512(self, other)
-    }
+        unsafe fn and(self, other: Self) -> Self {
+            _mm512_and_si512(self, other)
+        }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn xor(self, other: Self) -> Self {
-        _mm512_xor_si512(self, other)
-    }
+        unsafe fn or(self, other: Self) -> Self {
+            _mm512_or_si512(self, other)
+        }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn sub_sat(self, other: Self) -> Self {
-        _mm512_subs_epu8(self, other)
-    }
+        unsafe fn xor(self, other: Self) -> Self {
+            _mm512_xor_si512(self, other)
+        }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn movemask(self) -> u64 {
-        _mm512_movepi8_mask(self)
-    }
+        unsafe fn sub_sat(self, other: Self) -> Self {
+            _mm512_subs_epu8(self, other)
+        }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn any_high(self) -> bool {
-        _mm512_movepi8_mask(self) != 0
+        unsafe fn movemask(self) -> u64 {
+            _mm512_movepi8_mask(self)
+        }
+
+        unsafe fn any_high(self) -> bool {
+            _mm512_movepi8_mask(self) != 0
+        }
     }
 }
 
 impl Shuffle for __m512i {
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn table(t: &[u8; 16]) -> Self {
-        // SAFETY: `t` is 16 readable bytes, what the unaligned load reads.
-        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
-    }
+    with_features! { "avx512bw";
+        unsafe fn table(t: &[u8; 16]) -> Self {
+            // SAFETY: `t` is 16 readable bytes, what the unaligned load reads.
+            _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+        }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn lookup(table: Self, index: Self) -> Self {
-        _mm512_shuffle_epi8(table, index)
-    }
+        unsafe fn lookup(table: Self, index: Self) -> Self {
+            _mm512_shuffle_epi8(table, index)
+        }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn high_nibbles(self, nibble: Self) -> Self {
-        _mm512_and_si512(_mm512_srli_epi16::<4>(self), nibble)
-    }
+        unsafe fn high_nibbles(self, nibble: Self) -> Self {
+            _mm512_and_si512(_mm512_srli_epi16::<4>(self), nibble)
+        }
 
-    #[inline]
-    #[target_feature(enable = "avx512bw")]
-    unsafe fn any(self) -> bool {
-        _mm512_test_epi8_mask(self, self) != 0
+        unsafe fn any(self) -> bool {
+            _mm512_test_epi8_mask(self, self) != 0
+        }
     }
 }
 

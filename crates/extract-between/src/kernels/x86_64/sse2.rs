@@ -10,61 +10,45 @@ use core::arch::x86_64::{
 impl Vector for __m128i {
     const BYTES: usize = 16;
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn splat(byte: u8) -> Self {
-        _mm_set1_epi8(byte as i8)
-    }
-
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn load(bytes: &[u8]) -> Self {
-        match bytes.first_chunk::<16>() {
-            // SAFETY: `lane` is 16 readable bytes, what the unaligned load reads.
-            Some(lane) => unsafe { _mm_loadu_si128(lane.as_ptr().cast()) },
-            None => _mm_setzero_si128(),
+    with_features! { "sse2";
+        unsafe fn splat(byte: u8) -> Self {
+            _mm_set1_epi8(byte as i8)
         }
-    }
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn eq(self, other: Self) -> Self {
-        _mm_cmpeq_epi8(self, other)
-    }
+        unsafe fn load(bytes: &[u8]) -> Self {
+            match bytes.first_chunk::<16>() {
+                // SAFETY: `lane` is 16 readable bytes, what the unaligned load reads.
+                Some(lane) => unsafe { _mm_loadu_si128(lane.as_ptr().cast()) },
+                None => _mm_setzero_si128(),
+            }
+        }
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn and(self, other: Self) -> Self {
-        _mm_and_si128(self, other)
-    }
+        unsafe fn eq(self, other: Self) -> Self {
+            _mm_cmpeq_epi8(self, other)
+        }
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn or(self, other: Self) -> Self {
-        _mm_or_si128(self, other)
-    }
+        unsafe fn and(self, other: Self) -> Self {
+            _mm_and_si128(self, other)
+        }
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn xor(self, other: Self) -> Self {
-        _mm_xor_si128(self, other)
-    }
+        unsafe fn or(self, other: Self) -> Self {
+            _mm_or_si128(self, other)
+        }
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn sub_sat(self, other: Self) -> Self {
-        _mm_subs_epu8(self, other)
-    }
+        unsafe fn xor(self, other: Self) -> Self {
+            _mm_xor_si128(self, other)
+        }
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn movemask(self) -> u64 {
-        u64::from(_mm_movemask_epi8(self) as u16)
-    }
+        unsafe fn sub_sat(self, other: Self) -> Self {
+            _mm_subs_epu8(self, other)
+        }
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn any_high(self) -> bool {
-        _mm_movemask_epi8(self) != 0
+        unsafe fn movemask(self) -> u64 {
+            u64::from(_mm_movemask_epi8(self) as u16)
+        }
+
+        unsafe fn any_high(self) -> bool {
+            _mm_movemask_epi8(self) != 0
+        }
     }
 }
