@@ -90,9 +90,10 @@ impl<S: TagSink + ?Sized> TagSink for &mut S {
 /// where it lies: copying it costs less than a piece cut at the carry's end would.
 const WHOLE_CHUNK: usize = 4096;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum State {
     /// Outside every match, looking for a start marker.
+    #[default]
     Seek,
     /// Inside a match of this pair, looking for its end marker.
     Inside(usize),
@@ -123,13 +124,9 @@ enum State {
 #[derive(Clone, Debug)]
 pub struct TagScanner {
     tags: TagSet,
-    state: State,
-    /// Where the open match's start marker begins.
-    open_marker: Pos,
+    cursor: Cursor,
     /// Undecided bytes: a suffix that may begin the marker sought, and a cut character.
     carry: Vec<u8>,
-    /// Where the first undecided byte lies: everything before it was reported.
-    at: Pos,
     error: Option<ScanError>,
     /// [`WHOLE_CHUNK`]; the tests vary it.
     whole_chunk: usize,
@@ -146,10 +143,8 @@ impl TagScanner {
     pub fn new(tags: &TagSet) -> TagScanner {
         TagScanner {
             tags: tags.clone(),
-            state: State::Seek,
-            open_marker: Pos::default(),
+            cursor: Cursor::default(),
             carry: Vec::new(),
-            at: Pos::default(),
             error: None,
             whole_chunk: WHOLE_CHUNK,
         }
@@ -176,10 +171,8 @@ impl TagScanner {
     /// assert!(!scanner.is_inside() && scanner.position().byte == 0);
     /// ```
     pub fn reset(&mut self) {
-        self.state = State::Seek;
-        self.open_marker = Pos::default();
+        self.cursor = Cursor::default();
         self.carry.clear();
-        self.at = Pos::default();
         self.error = None;
     }
 
@@ -199,7 +192,7 @@ impl TagScanner {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
-        if matches!(self.state, State::Stopped | State::Finished) {
+        if matches!(self.cursor.state, State::Stopped | State::Finished) {
             return Ok(ControlFlow::Break(()));
         }
         // Decide the carry with the chunk's first bytes; enough of them always decides past
@@ -254,7 +247,7 @@ impl TagScanner {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
-        if matches!(self.state, State::Stopped | State::Finished) {
+        if matches!(self.cursor.state, State::Stopped | State::Finished) {
             return Ok(());
         }
         let carry = core::mem::take(&mut self.carry);
@@ -264,16 +257,16 @@ impl TagScanner {
         }
         if decided < carry.len() {
             return Err(self.fail(ScanError::InvalidUtf8 {
-                offset: self.at.byte,
+                offset: self.cursor.at.byte,
                 incomplete: true,
             }));
         }
-        if let State::Inside(_) = self.state {
+        if let State::Inside(_) = self.cursor.state {
             return Err(self.fail(ScanError::Unclosed {
-                marker: self.open_marker,
+                marker: self.cursor.open_marker,
             }));
         }
-        self.state = State::Finished;
+        self.cursor.state = State::Finished;
         Ok(())
     }
 
@@ -299,7 +292,7 @@ impl TagScanner {
     /// assert_eq!((s.position().byte, s.position().utf16), (3, 2));
     /// ```
     pub fn position(&self) -> Pos {
-        self.at
+        self.cursor.at
     }
 
     /// Whether the scanner is inside a match.
@@ -311,7 +304,7 @@ impl TagScanner {
     /// assert!(s.is_inside());
     /// ```
     pub fn is_inside(&self) -> bool {
-        matches!(self.state, State::Inside(_))
+        matches!(self.cursor.state, State::Inside(_))
     }
 
     /// The pair of the open match, if the scanner is inside one (after an
@@ -326,7 +319,7 @@ impl TagScanner {
     /// assert_eq!(s.open_tag(), Some(1));
     /// ```
     pub fn open_tag(&self) -> Option<usize> {
-        match self.state {
+        match self.cursor.state {
             State::Inside(tag) => Some(tag),
             _ => None,
         }
@@ -343,7 +336,7 @@ impl TagScanner {
         &self.tags
     }
 
-    /// Validates `buf` (which begins at `self.at`) and reports what it decides of its whole
+    /// Validates `buf` (which begins at the cursor) and reports what it decides of its whole
     /// characters (all of them at the end of input, `eof`); a last piece of text stops at the
     /// first character boundary from `limit`. Returns how many bytes were decided; an invalid
     /// byte is an error after everything before it was reported.
@@ -361,7 +354,7 @@ impl TagScanner {
         let (decided, flow) = self.run(text, eof || invalid, limit, sink);
         if flow.is_continue() && invalid {
             return Err(self.fail(ScanError::InvalidUtf8 {
-                offset: self.at.byte,
+                offset: self.cursor.at.byte,
                 incomplete: false,
             }));
         }
@@ -377,12 +370,13 @@ impl TagScanner {
         limit: usize,
         sink: &mut S,
     ) -> (usize, ControlFlow<()>) {
-        let tags = self.tags.clone();
-        let (starts, ends) = (&tags.inner.starts, &tags.inner.ends);
+        // The set is read while the cursor moves: two fields, borrowed apart.
+        let (starts, ends) = (&self.tags.inner.starts, &self.tags.inner.ends);
+        let cursor = &mut self.cursor;
         let mut i = 0;
         loop {
             let (base, rest) = (i, &text.as_bytes()[i..]);
-            let flow = match self.state {
+            let flow = match cursor.state {
                 State::Seek => match starts.find(rest) {
                     // Final unless a longer marker that begins as early may still complete.
                     Some((tag, s, e))
@@ -391,7 +385,7 @@ impl TagScanner {
                             || s < starts.open_suffix(rest) =>
                     {
                         i = base + e;
-                        self.opened(tag, text, [base, base + s, i], sink)
+                        cursor.opened(tag, text, [base, base + s, i], sink)
                     }
                     _ => {
                         let h = if end {
@@ -400,14 +394,14 @@ impl TagScanner {
                             starts.open_suffix(rest)
                         };
                         i = last_piece(text, base, base + h, limit);
-                        let flow = self.piece(&text[base..i], None, sink);
-                        return self.stop_if(i, flow);
+                        let flow = cursor.piece(&text[base..i], None, sink);
+                        return cursor.stop_if(i, flow);
                     }
                 },
                 State::Inside(tag) => match ends.find(tag, rest) {
                     (Some(s), len) => {
                         i = base + s + len;
-                        self.closed(tag, text, [base, base + s, i], sink)
+                        cursor.closed(tag, text, [base, base + s, i], sink)
                     }
                     (None, _) => {
                         let h = if end {
@@ -416,18 +410,36 @@ impl TagScanner {
                             ends.open_suffix(tag, rest)
                         };
                         i = last_piece(text, base, base + h, limit);
-                        let flow = self.piece(&text[base..i], Some(tag), sink);
-                        return self.stop_if(i, flow);
+                        let flow = cursor.piece(&text[base..i], Some(tag), sink);
+                        return cursor.stop_if(i, flow);
                     }
                 },
                 State::Stopped | State::Finished => return (i, ControlFlow::Break(())),
             };
             if flow.is_break() {
-                return self.stop_if(i, flow);
+                return cursor.stop_if(i, flow);
             }
         }
     }
 
+    /// Records a terminal error: every later call returns it again.
+    fn fail(&mut self, error: ScanError) -> ScanError {
+        self.error = Some(error.clone());
+        error
+    }
+}
+
+/// Where a scan stands: what it seeks and the first undecided byte, moved as it reports.
+#[derive(Clone, Debug, Default)]
+struct Cursor {
+    state: State,
+    /// Where the open match's start marker begins.
+    open_marker: Pos,
+    /// Where the first undecided byte lies: everything before it was reported.
+    at: Pos,
+}
+
+impl Cursor {
     /// Outside text `text[from..begin]`, then pair `tag`'s start marker `text[begin..end]`.
     fn opened<S: TagSink + ?Sized>(
         &mut self,
@@ -489,12 +501,6 @@ impl TagScanner {
             self.state = State::Stopped;
         }
         (decided, flow)
-    }
-
-    /// Records a terminal error: every later call returns it again.
-    fn fail(&mut self, error: ScanError) -> ScanError {
-        self.error = Some(error.clone());
-        error
     }
 }
 
