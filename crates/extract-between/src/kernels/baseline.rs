@@ -23,25 +23,15 @@ pub(super) fn available() -> Vec<Set> {
     vec![Set::Portable, SET]
 }
 
-/// Runs `job` with the kernels of `set`.
-#[inline(always)]
-pub(super) fn run<J: Job>(
-    set: Set,
+/// Runs `job` with the set's kernels: its entry function. The architecture's baseline (or
+/// the build) has its instructions, so it needs no `#[target_feature]`.
+#[inline(never)]
+pub(super) fn with_baseline<J: Job>(
     job: J,
     state: &mut J::State,
     data: &[u8],
     sink: &mut J::Sink,
 ) -> J::Out {
-    match set {
-        Set::Portable => super::with_portable(job, state, data, sink),
-        _ => with_baseline(job, state, data, sink),
-    }
-}
-
-/// The set's entry function: the architecture's baseline (or the build) has its
-/// instructions, so it needs no `#[target_feature]`.
-#[inline(never)]
-fn with_baseline<J: Job>(job: J, state: &mut J::State, data: &[u8], sink: &mut J::Sink) -> J::Out {
     job.run(state, data, sink, (Baseline(()), Baseline(())))
 }
 

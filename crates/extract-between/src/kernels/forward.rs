@@ -44,18 +44,30 @@ macro_rules! ascii_kernels {
 }
 
 /// Implements [`Utf8Kernels`](super::Utf8Kernels) for `$token` with the generic kernels
-/// over `$vector`, a marker compared in `$prefix` vectors.
+/// over `$vector`, a marker compared in `$prefix` vectors; with `block from $set`, the block
+/// test is the set's own (no constants, its own units).
 macro_rules! utf8_kernels {
     ($token:ident, $vector:ty, $prefix:ty) => {
+        utf8_kernels!(@impl $token, $vector, $prefix,
+            $crate::kernels::Utf8Block, $crate::kernels::generic::utf8::Consts<$vector>,
+            $crate::kernels::generic::utf8::consts::<$vector>,
+            $crate::kernels::generic::utf8::utf8_block::<$vector>);
+    };
+    ($token:ident, $vector:ty, $prefix:ty, block from $set:ident) => {
+        utf8_kernels!(@impl $token, $vector, $prefix, $set::Units, $set::Consts, $set::consts,
+            $set::utf8_block);
+    };
+    (@impl $token:ident, $vector:ty, $prefix:ty, $units:ty, $consts:ty, $make:path,
+        $block:path) => {
         impl $crate::kernels::Utf8Kernels for $token {
-            type Units = $crate::kernels::Utf8Block;
-            type Consts = $crate::kernels::generic::utf8::Consts<$vector>;
+            type Units = $units;
+            type Consts = $consts;
             type Prefix = $crate::kernels::generic::utf8::Prefix<$prefix>;
 
             #[inline(always)]
             fn consts(self) -> Self::Consts {
                 // SAFETY: the token proves the set (see `forward.rs`).
-                unsafe { $crate::kernels::generic::utf8::consts::<$vector>() }
+                unsafe { $make() }
             }
             #[inline(always)]
             fn utf8_block(
@@ -65,7 +77,7 @@ macro_rules! utf8_kernels {
                 probe: [(usize, u8); 2],
             ) -> Option<(Self::Units, u64)> {
                 // SAFETY: the token proves the set (see `forward.rs`).
-                unsafe { $crate::kernels::generic::utf8::utf8_block(consts, window, probe) }
+                unsafe { $block(consts, window, probe) }
             }
             #[inline(always)]
             fn candidates(self, window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {

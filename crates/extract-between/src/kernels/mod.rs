@@ -308,7 +308,7 @@ impl Isa {
                 target_arch = "aarch64",
                 all(target_arch = "wasm32", target_feature = "simd128")
             ))]
-            set => baseline::run(set, job, state, data, sink),
+            _ => baseline::with_baseline(job, state, data, sink),
         }
     }
 }

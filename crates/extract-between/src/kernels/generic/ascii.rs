@@ -16,11 +16,17 @@ unsafe fn stop<V: Vector>(v: V, byte: V) -> V {
     unsafe { v.or(v.eq(byte)) }
 }
 
-/// A byte's high bit, ORed with all ones where the probed bytes at its offsets match.
+/// The vector of `bytes` from `from`: each byte's high bit, ORed with all ones where the
+/// probed bytes at its offsets (`at`, from the same place) match.
 #[inline(always)]
-unsafe fn stop_pair<V: Vector>(v: V, first: V, second: V, [b1, b2]: [V; 2]) -> V {
+unsafe fn stop_pair<V: Vector>(bytes: &[u8], at: [&[u8]; 2], from: usize, [b1, b2]: [V; 2]) -> V {
     // SAFETY: the caller's precondition is the primitives'.
-    unsafe { v.or(first.eq(b1).and(second.eq(b2))) }
+    unsafe {
+        let hit = load::<V>(at[0], from)
+            .eq(b1)
+            .and(load::<V>(at[1], from).eq(b2));
+        load::<V>(bytes, from).or(hit)
+    }
 }
 
 /// The high bits of a block's lanes as one mask. Most blocks hold no stop: with several
@@ -70,13 +76,7 @@ pub(crate) unsafe fn stops64_pair<V: Vector>(
         let probe = [V::splat(bytes[0]), V::splat(bytes[1])];
         let mut lanes = [probe[0]; MAX_LANES];
         for (k, lane) in lanes.iter_mut().take(per_block::<V>()).enumerate() {
-            let from = V::BYTES * k;
-            *lane = stop_pair(
-                load(block, from),
-                load(at[0], from),
-                load(at[1], from),
-                probe,
-            );
+            *lane = stop_pair(block, [at[0], at[1]], V::BYTES * k, probe);
         }
         block_mask(&lanes[..per_block::<V>()])
     }
@@ -110,14 +110,7 @@ pub(crate) unsafe fn quiet128_pair<V: Vector>(
         let probe = [V::splat(probe[0]), V::splat(probe[1])];
         let mut stops = V::splat(0);
         for k in 0..128 / V::BYTES {
-            let from = V::BYTES * k;
-            let v = stop_pair(
-                load(bytes, from),
-                load(at[0], from),
-                load(at[1], from),
-                probe,
-            );
-            stops = stops.or(v);
+            stops = stops.or(stop_pair(bytes, [at[0], at[1]], V::BYTES * k, probe));
         }
         !stops.any_high()
     }

@@ -27,7 +27,7 @@ const fn per_block<V: Vector>() -> usize {
 ///
 /// The CPU runs `V`'s instructions.
 #[inline(always)]
-unsafe fn load<V: Vector>(bytes: &[u8], at: usize) -> V {
+pub(crate) unsafe fn load<V: Vector>(bytes: &[u8], at: usize) -> V {
     // SAFETY: the caller's precondition is `load`'s.
     unsafe { V::load(bytes.get(at..).unwrap_or_default()) }
 }

@@ -89,8 +89,8 @@ impl Shuffle for __m512i {
 #[inline]
 #[target_feature(enable = "avx512bw")]
 fn load(bytes: &[u8], at: usize) -> __m512i {
-    // SAFETY: the vector's one precondition, AVX-512 BW, is this function's feature.
-    unsafe { <__m512i as Vector>::load(bytes.get(at..).unwrap_or_default()) }
+    // SAFETY: the load's one precondition, AVX-512 BW, is this function's feature.
+    unsafe { generic::load(bytes, at) }
 }
 
 /// `quiet128` with AVX-512 BW, in vectors but for one test: a byte stops
@@ -185,10 +185,21 @@ impl Units {
     }
 }
 
+/// The block test needs no constants prepared.
+pub(super) type Consts = ();
+
+#[inline]
+#[target_feature(enable = "avx512bw")]
+pub(super) fn consts() -> Consts {}
+
 /// `utf8_block` with AVX-512 BW and VBMI.
 #[inline]
 #[target_feature(enable = "avx512bw,avx512vbmi")]
-pub(super) fn utf8_block(window: &[u8; 98], probe: [(usize, u8); 2]) -> Option<(Units, u64)> {
+pub(super) fn utf8_block(
+    (): &Consts,
+    window: &[u8; 98],
+    probe: [(usize, u8); 2],
+) -> Option<(Units, u64)> {
     // `vpermb` looks up 64-entry tables with the index's low six bits: the nibble
     // lookups need no mask (three instructions fewer than with `vpshufb` per block).
     let lookup = |index, t: &[u8; 64]| _mm512_permutexvar_epi8(index, load(t, 0));

@@ -9,8 +9,7 @@ mod avx2;
 mod avx512;
 mod sse2;
 
-use super::generic::{self, utf8::Prefix};
-use super::{Job, Portable, Set, Utf8Kernels};
+use super::{Job, Portable, Set};
 use core::arch::x86_64::{__m128i, __m256i, __m512i};
 
 /// The sets this CPU runs, narrowest first.
@@ -94,46 +93,9 @@ ascii_kernels!(Avx512, __m512i, quiet from avx512);
 
 utf8_kernels!(Avx2, __m256i, __m256i);
 
-/// AVX-512's own UTF-8 block test (VBMI's 64-entry tables, its units summed in a vector);
-/// the other kernels are the generic ones, a marker compared in 32 bytes as with AVX2,
-/// which every AVX-512 CPU has.
-impl Utf8Kernels for Avx512Vbmi {
-    type Units = avx512::Units;
-    type Consts = ();
-    type Prefix = Prefix<__m256i>;
-
-    #[inline(always)]
-    fn consts(self) {}
-
-    #[inline(always)]
-    fn utf8_block(
-        self,
-        (): &(),
-        window: &[u8; 98],
-        probe: [(usize, u8); 2],
-    ) -> Option<(avx512::Units, u64)> {
-        // SAFETY: the token proves AVX-512 BW and VBMI (see `forward.rs`).
-        unsafe { avx512::utf8_block(window, probe) }
-    }
-
-    #[inline(always)]
-    fn candidates(self, window: &[u8; 98], probe: [(usize, u8); 2]) -> u64 {
-        // SAFETY: the token proves AVX-512 BW (see `forward.rs`).
-        unsafe { generic::utf8::candidates::<__m512i>(window, probe) }
-    }
-
-    #[inline(always)]
-    fn prefix(self, bytes: &[u8; 32], len: usize) -> Prefix<__m256i> {
-        // SAFETY: the token proves AVX2 (see `forward.rs`).
-        unsafe { Prefix::new(bytes, len) }
-    }
-
-    #[inline(always)]
-    fn starts(self, prefix: &Prefix<__m256i>, here: &[u8; 32]) -> bool {
-        // SAFETY: the token proves AVX2 (see `forward.rs`).
-        unsafe { prefix.starts(here) }
-    }
-}
+// AVX-512's own UTF-8 block test (VBMI's 64-entry tables, its units summed in a vector);
+// a marker compared in 32 bytes as with AVX2, which every AVX-512 CPU has.
+utf8_kernels!(Avx512Vbmi, __m512i, __m256i, block from avx512);
 
 /// Whether the CPU is AMD's (asked once: CPUID is slow, in a virtual machine a trip to the
 /// hypervisor).
